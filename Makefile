@@ -1,0 +1,129 @@
+# secfilter: `make`, `make check`, `make bench`, `make fuzz`, `make install`.
+# Sources are found by wildcard; data tables are generated into build/gen.
+
+CC       ?= gcc
+CFLAGS   ?= -O2 -g
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+SANITIZE ?=
+FUZZ_TIME ?= 60
+
+B := build
+WARN := -Wall -Wextra -Werror
+BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifilter -Ipreload -I$(B)/gen $(CFLAGS)
+
+# The tool and the tests may be sanitized.  libsecfilter.so never is: ASan
+# must be the first library of a process, and a preloaded library cannot
+# be; the library's logic is exercised sanitized through the unit tests of
+# filter/ and end to end through the tool.
+ifneq ($(SANITIZE),)
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+HOST_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
+HOST_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
+# -fno-builtin: the library defines read(), open(), ... with its own types.
+PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
+	-fno-stack-protector -ftls-model=initial-exec
+
+GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c
+FILTER_SRC := $(filter-out filter/mem-libc.c,$(wildcard filter/*.c))
+PRELOAD_SRC := $(wildcard preload/*.c) $(wildcard preload/*.S) $(B)/gen/wrappers.c
+TOOL_SRC := $(wildcard tools/*.c)
+
+objs = $(patsubst %,$(B)/$(1)/%.o,$(2))
+FILTER_OBJ := $(call objs,obj,$(FILTER_SRC) $(GEN_SRC))
+FILTER_PIC := $(call objs,pic,$(FILTER_SRC) $(GEN_SRC))
+PRELOAD_PIC := $(call objs,pic,$(PRELOAD_SRC))
+MEMLIBC_OBJ := $(call objs,obj,filter/mem-libc.c)
+TOOL_OBJ := $(call objs,obj,$(TOOL_SRC))
+
+UNIT_SUPPORT := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
+PROGS := $(patsubst tests/progs/%.c,$(B)/progs/%,$(wildcard tests/progs/*.c))
+
+LIB := $(B)/libsecfilter.so
+TOOL := $(B)/secfilter
+
+all: $(LIB) $(TOOL)
+
+$(B)/gen/systab_data.c: syscalls/x86_64/syscalls.tbl syscalls/gen-systab.awk
+	@mkdir -p $(@D)
+	awk -f syscalls/gen-systab.awk $< > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/consts_data.c: syscalls/x86_64/constants.tbl syscalls/gen-consts.awk
+	@mkdir -p $(@D)
+	LC_ALL=C sort -k1,1 -s $< | awk -f syscalls/gen-consts.awk > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/wrappers.c: preload/wrappers.tbl preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl
+	@mkdir -p $(@D)
+	awk -f preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl $< > $@.tmp && mv $@.tmp $@
+
+$(B)/obj/%.c.o: %.c $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/pic/%.c.o: %.c $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/pic/%.S.o: %.S
+	@mkdir -p $(@D)
+	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(PRELOAD_PIC) $(FILTER_PIC)
+	$(CC) -shared -o $@ $^ -Wl,-z,now -Wl,-z,noexecstack -lunwind $(LDFLAGS)
+
+$(TOOL): $(TOOL_OBJ) $(FILTER_OBJ) $(MEMLIBC_OBJ)
+	$(CC) $(HOST_LDFLAGS) -o $@ $^
+
+$(B)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -Itests/unit -o $@ $< $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(HOST_LDFLAGS) -lcmocka -lseccomp -lpthread
+
+# Test programs run under the library; *-static.c ones are linked -static.
+$(B)/progs/%-static: tests/progs/%-static.c
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -static -o $@ $<
+
+$(B)/progs/%: tests/progs/%.c preload/secfilter.h
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -Ipreload -o $@ $< -lpthread -ldl
+
+check: all $(UNIT_TESTS) $(PROGS)
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
+	@bash tests/e2e/run.sh
+
+# Parser fuzzing with libFuzzer (clang): make fuzz FUZZ_TIME=600
+FUZZ_BIN := $(B)/fuzz/fuzz_parse
+$(FUZZ_BIN): tests/fuzz/fuzz_parse.c $(FILTER_SRC) $(GEN_SRC) filter/mem-libc.c
+	@mkdir -p $(@D)
+	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Ifilter -fsanitize=fuzzer,address,undefined $^ -o $@
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(B)/fuzz/corpus
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -max_len=4096 -print_final_stats=1 \
+		$(B)/fuzz/corpus tests/fuzz/seeds
+
+bench: all
+	@bash bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/doc/secfilter \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
+		$(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libsecfilter.so
+	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/secfilter
+	install -m 644 preload/secfilter.h $(DESTDIR)$(PREFIX)/include/secfilter.h
+	install -m 644 secfilter.conf.example $(DESTDIR)$(PREFIX)/share/doc/secfilter/
+	for m in man/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+	for m in man/*.3; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
+	for m in man/*.7; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all check fuzz bench install clean
+.SECONDARY:
+
+-include $(shell find $(B)/obj $(B)/pic -name '*.d' 2>/dev/null)

@@ -1,0 +1,23 @@
+/* The kernel back end: a policy block compiled to a classic-BPF seccomp
+ * program (SPEC §4).  Reads the same tree as the evaluator and must decide
+ * exactly as it does (tests/unit/test_bpf_diff.c shows it). */
+#ifndef SECFILTER_BPF_H
+#define SECFILTER_BPF_H
+
+#include <linux/filter.h>
+
+#include "policy.h"
+
+#define SF_BPF_MAX 4096 /* BPF_MAXINSNS: the kernel refuses longer programs */
+
+/* Compiles p into out[0..cap) and sets *len.  Every path ends in
+ * SECCOMP_RET_ALLOW or kill_action (SECCOMP_RET_KILL_PROCESS, or
+ * SECCOMP_RET_TRAP when a handler reports).  p->pending is ignored: the
+ * caller installs the program only when the policy is to be in force.
+ * Allocates nothing.  Returns 0, or -E2BIG (with err filled in) when the
+ * program would exceed cap or SF_BPF_MAX instructions. */
+int sf_bpf_compile(const struct sf_policy *p, uint32_t kill_action,
+		   struct sock_filter *out, unsigned cap, unsigned *len,
+		   struct sf_error *err);
+
+#endif

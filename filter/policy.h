@@ -1,0 +1,149 @@
+/* The policy: text -> tree -> (evaluator | BPF | canonical text).
+ *
+ * A policy is parsed and applied in one step (sf_policy_apply) into one
+ * immutable block, struct sf_policy.  Everything downstream reads that
+ * block: the evaluator (eval.h), the BPF compiler (bpf.h) and the canonical
+ * printer (sf_policy_print).  A new policy is a new block; readers are never
+ * disturbed, so the preload library can swap blocks with one atomic store.
+ *
+ * Memory comes from sf_mem_alloc (mem.h). */
+#ifndef SECFILTER_POLICY_H
+#define SECFILTER_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "systab.h"
+
+#define SF_MAX_TEXT (1u << 20) /* bytes of policy text */
+#define SF_MAX_DEPTH 64        /* nesting of '(' and '!' in one expression */
+
+enum sf_op {
+	SF_OP_EQ,   /* == */
+	SF_OP_NE,   /* != */
+	SF_OP_LT,   /* <  */
+	SF_OP_LE,   /* <= */
+	SF_OP_GT,   /* >  */
+	SF_OP_GE,   /* >= */
+	SF_OP_BITS, /* &  : true when (field & value) != 0 */
+};
+
+enum sf_kind { SF_N_PRED, SF_N_NOT, SF_N_AND, SF_N_OR };
+
+/* One node of an expression tree.  Children are indexes into the same
+ * policy's nodes[]. */
+struct sf_node {
+	uint8_t kind;  /* enum sf_kind */
+	uint8_t op;    /* PRED: enum sf_op */
+	uint8_t arg;   /* PRED: argument index 0..5 */
+	uint8_t type;  /* PRED: enum sf_type of that argument */
+	uint32_t left; /* AND, OR, NOT */
+	uint32_t right;/* AND, OR */
+	/* PRED: the value as the argument's type sees it: cut to the type's
+	 * width, then sign-extended (signed types) or zero-extended, exactly
+	 * what sf_normalize() makes of a register.  Signed types compare as
+	 * int64_t, the others as uint64_t. */
+	uint64_t value;
+};
+
+/* One `X: expr` rule, kept in F[X] in the order it was applied. */
+struct sf_filter {
+	uint32_t root;   /* node index of the expression */
+	uint32_t line;   /* line of the rule in its source */
+	uint32_t source; /* offset in strings[] of the source's name */
+	uint32_t test;   /* evaluator: first test of this filter (eval.h) */
+};
+
+/* What the policy says about one syscall number. */
+struct sf_sysrule {
+	uint8_t allowed;   /* in S */
+	uint8_t pad;
+	uint16_t nfilters; /* |F[nr]| */
+	uint32_t first;    /* F[nr] is filters[first .. first+nfilters) */
+};
+
+/* The evaluator's form of the filters (see eval.h): every predicate is an
+ * interval or a bit test on the normalized register, with where to go next. */
+struct sf_test {
+	uint64_t lo;   /* interval start, or the mask for a bit test */
+	uint64_t span; /* interval is [lo, lo+span] in the compared domain */
+	uint8_t arg;
+	uint8_t shift; /* 64 - the type's width */
+	uint8_t sign;  /* signed type: sign-extend, then flip bit 63 */
+	uint8_t bits;  /* a bit test rather than an interval */
+	int32_t next[2]; /* [false], [true]: a test index, SF_ALLOW or -(2+k)
+			    for "denied by filter k" */
+};
+
+struct sf_policy {
+	size_t size;     /* bytes in this block (for sf_policy_free) */
+	uint8_t pending; /* on_next_syscall: 1 -- not enforced until the next exec */
+	uint32_t nfilters, nnodes, ntests, nstrings;
+	struct sf_sysrule sys[SF_NR_COUNT];
+	const struct sf_filter *filters;
+	const struct sf_node *nodes;
+	const struct sf_test *tests;
+	const char *strings;
+};
+
+/* An error, formatted as SPEC §2 shows:
+ *   source:line:col: error: message
+ *       3 | the source line
+ *         |           ^~~
+ * code is the errno the runtime API reports for it. */
+struct sf_error {
+	int code;        /* -EINVAL, -EPERM, -E2BIG or -ENOMEM; 0 when none */
+	unsigned line, col;
+	char text[1024];
+};
+
+/* Parses text and applies it on top of cur, whole or not at all.
+ *
+ * cur == NULL means an unfiltered process.  When cur is enforcing (not
+ * NULL and not pending) the result may only reduce access: a rule that
+ * would add a syscall to S fails with -EPERM and nothing changes.
+ *
+ * source names the text in messages: a file path, "SECFILTER_POLICY",
+ * "<api>".  Returns 0 and sets *out to a new block, or a negative errno
+ * with err filled in. */
+int sf_policy_apply(const struct sf_policy *cur, const char *source,
+		    const char *text, size_t len, struct sf_policy **out,
+		    struct sf_error *err);
+
+void sf_policy_free(struct sf_policy *p);
+
+/* The canonical text of SPEC §3: "on_next_syscall: 1" first when pending,
+ * then each allowed syscall in number order, "sys_NAME: 1" or one
+ * "sys_NAME: EXPR" line per filter.  Parsing it gives the same policy.
+ * Like snprintf: writes at most cap bytes (NUL included) and returns the
+ * full length.  Uses no libc I/O (safe in the preload library). */
+size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap);
+
+/* One filter's expression, with the argument names of syscall nr. */
+size_t sf_filter_print(const struct sf_policy *p, unsigned nr,
+		       const struct sf_filter *f, char *buf, size_t cap);
+
+/* The source name of a filter ("policy.conf"). */
+static inline const char *sf_filter_source(const struct sf_policy *p,
+					   const struct sf_filter *f)
+{
+	return p->strings + f->source;
+}
+
+/* A register as an argument of type t sees it (see struct sf_node). */
+static inline uint64_t sf_normalize(uint64_t reg, enum sf_type t)
+{
+	switch (t) {
+	case SF_T_S32: return (uint64_t)(int64_t)(int32_t)(uint32_t)reg;
+	case SF_T_U32: return (uint32_t)reg;
+	case SF_T_U16: return (uint16_t)reg;
+	default: return reg;
+	}
+}
+
+static inline int sf_type_signed(enum sf_type t)
+{
+	return t == SF_T_S32 || t == SF_T_S64;
+}
+
+#endif

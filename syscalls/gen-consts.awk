@@ -1,0 +1,31 @@
+# Generates the C constants table from syscalls/x86_64/constants.tbl, which
+# the Makefile feeds through `LC_ALL=C sort` so that lookups can bisect.
+# Values are copied as C literals with a ULL suffix: -100 becomes the
+# two's-complement 64-bit pattern, as the argument's type then reads it.
+BEGIN {
+	print "/* Generated from syscalls/x86_64/constants.tbl by syscalls/gen-consts.awk. Do not edit. */"
+	print "#include \"systab.h\""
+	print ""
+	print "const struct sf_const sf_consts[] = {"
+	n = 0
+}
+function fail(msg) {
+	printf "constants.tbl: %s\n", msg > "/dev/stderr"
+	failed = 1
+	exit 1
+}
+/^[ \t]*(#|$)/ { next }
+{
+	if (NF < 2 || $1 !~ /^[A-Z_][A-Z0-9_]*$/) fail("bad row '" $0 "' (expected NAME value)")
+	if ($2 !~ /^-?(0x[0-9a-fA-F]+|[0-9]+)$/) fail("bad value for " $1 ": '" $2 "'")
+	if ($1 == prev) fail("duplicate constant " $1)
+	prev = $1
+	printf "\t{ \"%s\", %sULL },\n", $1, $2
+	n++
+}
+END {
+	if (failed) exit 1
+	print "};"
+	print ""
+	printf "const unsigned sf_const_count = %d;\n", n
+}

@@ -1,0 +1,42 @@
+# Generates the C syscall table from syscalls/x86_64/syscalls.tbl.
+# Refuses rows out of order, duplicate numbers or names, numbers at or above
+# SF_NR_COUNT, unknown type classes and more than six arguments.
+BEGIN {
+	types["s32"] = "SF_T_S32"; types["u32"] = "SF_T_U32"; types["u16"] = "SF_T_U16"
+	types["s64"] = "SF_T_S64"; types["u64"] = "SF_T_U64"; types["ptr"] = "SF_T_PTR"
+	print "/* Generated from syscalls/x86_64/syscalls.tbl by syscalls/gen-systab.awk. Do not edit. */"
+	print "#include \"systab.h\""
+	print ""
+	print "const struct sf_syscall sf_syscalls[] = {"
+	last = -1; n = 0
+}
+function fail(msg) {
+	printf "%s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"
+	failed = 1
+	exit 1
+}
+/^[ \t]*(#|$)/ { next }
+{
+	nr = $1 + 0
+	if ($1 !~ /^[0-9]+$/) fail("bad number '" $1 "'")
+	if (nr <= last) fail("number " nr " out of order")
+	if (nr >= 512) fail("number " nr " is not below SF_NR_COUNT (512)")
+	if (NF < 3) fail("expected: number name entry [type:arg ...]")
+	if ($2 in seen) fail("duplicate name " $2)
+	seen[$2] = 1
+	if (NF - 3 > 6) fail("more than six arguments")
+	args = ""
+	for (i = 4; i <= NF; i++) {
+		if (split($i, p, ":") != 2 || !(p[1] in types) || p[2] !~ /^[a-z_][a-z0-9_]*$/)
+			fail("bad argument '" $i "' (expected type:name, type one of s32 u32 u16 s64 u64 ptr)")
+		args = args sprintf("{ \"%s\", %s }, ", p[2], types[p[1]])
+	}
+	printf "\t{ \"%s\", \"%s\", %d, %d, { %s} },\n", $2, $3, nr, NF - 3, args
+	last = nr; n++
+}
+END {
+	if (failed) exit 1
+	print "};"
+	print ""
+	printf "const unsigned sf_syscall_count = %d;\n", n
+}
