@@ -1,0 +1,381 @@
+/* Applying a parsed policy on top of the current one (SPEC §2 "Meaning"),
+ * then freezing the result into one immutable block.
+ *
+ * The work happens on a scratch copy of the state (S, F, pending); the old
+ * block is never touched, so a failing rule changes nothing: whole or not
+ * at all.  Once the current policy is enforcing, a rule that would add to S
+ * fails with EPERM. */
+#include <errno.h>
+#include <string.h>
+
+#include "eval.h"
+#include "internal.h"
+#include "mem.h"
+
+/* A filter in the scratch state: its tree lives in the old block or in the
+ * ast being applied. */
+struct scratch_filter {
+	const struct sf_node *nodes; /* the array root indexes into */
+	uint32_t root, line;
+	const char *source;
+};
+
+struct scratch {
+	uint8_t pending;
+	uint8_t allowed[SF_NR_COUNT];
+	struct sf_vec filters[SF_NR_COUNT]; /* struct scratch_filter, F[nr] in order */
+};
+
+#define MAX_FILTERS (1u << 20)
+
+static void scratch_free(struct scratch *s)
+{
+	unsigned nr;
+
+	for (nr = 0; nr < SF_NR_COUNT; nr++)
+		sf_vec_free(&s->filters[nr], sizeof(struct scratch_filter));
+}
+
+static int add_filter(struct scratch *s, unsigned nr, struct scratch_filter f)
+{
+	struct scratch_filter *slot =
+		sf_vec_push(&s->filters[nr], sizeof(f), UINT16_MAX);
+
+	if (!slot)
+		return s->filters[nr].n >= UINT16_MAX ? -E2BIG : -ENOMEM;
+	*slot = f;
+	return 0;
+}
+
+static int scratch_load(struct scratch *s, const struct sf_policy *cur)
+{
+	unsigned nr, i;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (!cur)
+		return 0;
+	s->pending = cur->pending;
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct sf_sysrule *r = &cur->sys[nr];
+		s->allowed[nr] = r->allowed;
+		for (i = 0; i < r->nfilters; i++) {
+			const struct sf_filter *f = &cur->filters[r->first + i];
+			struct scratch_filter sf = {
+				cur->nodes, f->root, f->line, cur->strings + f->source,
+			};
+			if ((rc = add_filter(s, nr, sf)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+struct applying {
+	const char *source, *text;
+	size_t len;
+	int enforcing;
+	const struct sf_ast *ast;
+	struct sf_error *err;
+};
+
+static int widening(const struct applying *a, const struct sf_rule *r,
+		    const char *what)
+{
+	sf_error_at(a->err, -EPERM, a->source, a->text, a->len, r->line, r->col,
+		    r->len, "%s: the running policy can only be narrowed", what);
+	return -EPERM;
+}
+
+static int allow(struct scratch *s, const struct applying *a,
+		 const struct sf_rule *r, unsigned nr)
+{
+	char what[64];
+
+	if (s->allowed[nr])
+		return 0;
+	if (a->enforcing) {
+		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+		memcpy(what, "sys_", 4);
+		strncpy(what + 4, sc ? sc->name : "?", sizeof(what) - 5);
+		what[sizeof(what) - 1] = '\0';
+		strncat(what, " is not in the allowed set", sizeof(what) - strlen(what) - 1);
+		return widening(a, r, what);
+	}
+	s->allowed[nr] = 1;
+	return 0;
+}
+
+static void remove_syscall(struct scratch *s, unsigned nr)
+{
+	s->allowed[nr] = 0;
+	s->filters[nr].n = 0;
+}
+
+static int apply_rule(struct scratch *s, const struct applying *a,
+		      const struct sf_rule *r)
+{
+	unsigned i;
+	int rc;
+
+	switch (r->what) {
+	case SF_R_ON_NEXT:
+		if (r->rhs == SF_RHS_ALLOW && !s->pending && a->enforcing)
+			return widening(a, r, "on_next_syscall: 1 would lift the running policy");
+		s->pending = r->rhs == SF_RHS_ALLOW;
+		return 0;
+	case SF_R_ALL:
+		for (i = 0; i < sf_syscall_count; i++) {
+			unsigned nr = (unsigned)sf_syscalls[i].nr;
+			if (r->rhs == SF_RHS_REMOVE)
+				remove_syscall(s, nr);
+			else if ((rc = allow(s, a, r, nr)))
+				return rc;
+		}
+		return 0;
+	default:
+		if (r->rhs == SF_RHS_REMOVE) {
+			remove_syscall(s, r->nr);
+			return 0;
+		}
+		if ((rc = allow(s, a, r, r->nr)))
+			return rc;
+		if (r->rhs == SF_RHS_EXPR) {
+			struct scratch_filter f = {
+				a->ast->nodes.data, r->root, r->line, a->source,
+			};
+			if ((rc = add_filter(s, r->nr, f)))
+				sf_error_at(a->err, rc, a->source, a->text, a->len,
+					    r->line, r->col, r->len, "%s",
+					    rc == -E2BIG ? "too many filters for one syscall"
+							 : "out of memory");
+		}
+		return 0;
+	}
+}
+
+/* ---- freezing ---- */
+
+struct sizes {
+	uint32_t filters, nodes, preds, strings;
+};
+
+static uint32_t tree_size(const struct sf_node *nodes, uint32_t i, uint32_t *preds)
+{
+	const struct sf_node *n = &nodes[i];
+
+	switch (n->kind) {
+	case SF_N_PRED: ++*preds; return 1;
+	case SF_N_NOT: return 1 + tree_size(nodes, n->left, preds);
+	default:
+		return 1 + tree_size(nodes, n->left, preds) +
+		       tree_size(nodes, n->right, preds);
+	}
+}
+
+/* Sources are few (one per apply that added filters): keep each once. */
+static uint32_t intern(char *strings, uint32_t *used, const char *s)
+{
+	uint32_t off = 0;
+	size_t len = strlen(s);
+
+	while (off < *used) {
+		if (strcmp(strings + off, s) == 0)
+			return off;
+		off += (uint32_t)strlen(strings + off) + 1;
+	}
+	memcpy(strings + off, s, len + 1);
+	*used += (uint32_t)len + 1;
+	return off;
+}
+
+static void measure(const struct scratch *s, struct sizes *z)
+{
+	unsigned nr, i;
+
+	memset(z, 0, sizeof(*z));
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct scratch_filter *f = s->filters[nr].data;
+		for (i = 0; i < s->filters[nr].n; i++) {
+			z->filters++;
+			z->nodes += tree_size(f[i].nodes, f[i].root, &z->preds);
+			z->strings += (uint32_t)strlen(f[i].source) + 1;
+		}
+	}
+}
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Copies a tree into the block, children first; returns the new root. */
+static uint32_t copy_tree(struct sf_node *dst, uint32_t *n,
+			  const struct sf_node *src, uint32_t i)
+{
+	struct sf_node node = src[i];
+
+	if (node.kind != SF_N_PRED)
+		node.left = copy_tree(dst, n, src, node.left);
+	if (node.kind == SF_N_AND || node.kind == SF_N_OR)
+		node.right = copy_tree(dst, n, src, node.right);
+	dst[*n] = node;
+	return (*n)++;
+}
+
+/* The evaluator's form of one predicate: an interval [lo, lo+span] in the
+ * compared domain (signed types with bit 63 flipped), or a bit test.  The
+ * operators that are complements of an interval swap their exits. */
+static void lower_pred(const struct sf_node *n, struct sf_test *t,
+		       int32_t yes, int32_t no)
+{
+	const uint64_t flip = sf_type_signed(n->type) ? 1ull << 63 : 0;
+	const uint64_t v = n->value ^ flip;
+	int swap = 0;
+
+	t->arg = n->arg;
+	t->sign = sf_type_signed(n->type);
+	t->shift = n->type == SF_T_S32 || n->type == SF_T_U32 ? 32 :
+		   n->type == SF_T_U16 ? 48 : 0;
+	switch (n->op) {
+	case SF_OP_BITS: t->bits = 1; t->lo = n->value; break;
+	case SF_OP_EQ: t->lo = v; t->span = 0; break;
+	case SF_OP_NE: t->lo = v; t->span = 0; swap = 1; break;
+	case SF_OP_GE: t->lo = v; t->span = UINT64_MAX - v; break;
+	case SF_OP_LT: t->lo = v; t->span = UINT64_MAX - v; swap = 1; break;
+	case SF_OP_LE: t->lo = 0; t->span = v; break;
+	case SF_OP_GT: t->lo = 0; t->span = v; swap = 1; break;
+	}
+	t->next[1] = swap ? no : yes;
+	t->next[0] = swap ? yes : no;
+}
+
+/* Short-circuit lowering: the tests of a tree with its exits yes/no. */
+static int32_t lower(const struct sf_node *nodes, uint32_t i,
+		     struct sf_test *tests, uint32_t *nt, int32_t yes, int32_t no)
+{
+	const struct sf_node *n = &nodes[i];
+	int32_t right;
+
+	switch (n->kind) {
+	case SF_N_PRED:
+		lower_pred(n, &tests[*nt], yes, no);
+		return (int32_t)(*nt)++;
+	case SF_N_NOT:
+		return lower(nodes, n->left, tests, nt, no, yes);
+	case SF_N_AND:
+		right = lower(nodes, n->right, tests, nt, yes, no);
+		return lower(nodes, n->left, tests, nt, right, no);
+	default: /* SF_N_OR */
+		right = lower(nodes, n->right, tests, nt, yes, no);
+		return lower(nodes, n->left, tests, nt, yes, right);
+	}
+}
+
+/* The filters of one syscall as one chain: each one's success leads to the
+ * next, the last to SF_ALLOW; a failure names its filter. */
+static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
+			  struct sf_node *nodes, struct sf_test *tests,
+			  const struct sf_sysrule *r)
+{
+	int32_t yes = SF_ALLOW;
+	uint32_t nt = p->ntests;
+	int k;
+
+	for (k = r->nfilters - 1; k >= 0; k--) {
+		struct sf_filter *f = &filters[r->first + (uint32_t)k];
+		int32_t no = -(int32_t)(r->first + (uint32_t)k) - 2;
+		f->test = (uint32_t)lower(nodes, f->root, tests, &nt, yes, no);
+		yes = (int32_t)f->test;
+	}
+	p->ntests = nt;
+}
+
+static int freeze(const struct scratch *s, struct sf_policy **out)
+{
+	struct sizes z;
+	size_t off_filters, off_nodes, off_tests, off_strings, size;
+	struct sf_policy *p;
+	struct sf_filter *filters;
+	struct sf_node *nodes;
+	struct sf_test *tests;
+	char *strings;
+	unsigned nr, i;
+
+	measure(s, &z);
+	off_filters = align8(sizeof(*p));
+	off_nodes = align8(off_filters + (size_t)z.filters * sizeof(*filters));
+	off_tests = align8(off_nodes + (size_t)z.nodes * sizeof(*nodes));
+	off_strings = off_tests + (size_t)z.preds * sizeof(*tests);
+	size = off_strings + z.strings + 1;
+	p = sf_mem_alloc(size);
+	if (!p)
+		return -ENOMEM;
+	filters = (struct sf_filter *)((char *)p + off_filters);
+	nodes = (struct sf_node *)((char *)p + off_nodes);
+	tests = (struct sf_test *)((char *)p + off_tests);
+	strings = (char *)p + off_strings;
+	p->size = size;
+	p->pending = s->pending;
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct scratch_filter *f = s->filters[nr].data;
+		struct sf_sysrule *r = &p->sys[nr];
+
+		r->allowed = s->allowed[nr];
+		r->first = p->nfilters;
+		r->nfilters = (uint16_t)s->filters[nr].n;
+		for (i = 0; i < s->filters[nr].n; i++) {
+			struct sf_filter *nf = &filters[p->nfilters++];
+			nf->root = copy_tree(nodes, &p->nnodes, f[i].nodes, f[i].root);
+			nf->line = f[i].line;
+			nf->source = intern(strings, &p->nstrings, f[i].source);
+		}
+		lower_syscall(p, filters, nodes, tests, r);
+	}
+	p->filters = filters;
+	p->nodes = nodes;
+	p->tests = tests;
+	p->strings = strings;
+	*out = p;
+	return 0;
+}
+
+int sf_policy_apply(const struct sf_policy *cur, const char *source,
+		    const char *text, size_t len, struct sf_policy **out,
+		    struct sf_error *err)
+{
+	struct sf_ast ast;
+	struct scratch *s;
+	struct applying a = {
+		.source = source, .text = text, .len = len, .ast = &ast, .err = err,
+		.enforcing = cur && !cur->pending,
+	};
+	uint32_t i;
+	int rc;
+
+	*out = NULL;
+	rc = sf_parse(source, text, len, &ast, err);
+	s = rc ? NULL : sf_mem_alloc(sizeof(*s));
+	if (!rc && !s)
+		rc = -ENOMEM;
+	if (!rc)
+		rc = scratch_load(s, cur);
+	for (i = 0; !rc && i < ast.rules.n; i++)
+		rc = apply_rule(s, &a, &SF_VEC_AT(&ast.rules, struct sf_rule, i));
+	if (!rc)
+		rc = freeze(s, out);
+	if (rc == -ENOMEM && !err->code)
+		sf_error_at(err, rc, source, text, len, 0, 0, 0, "out of memory");
+	if (s) {
+		scratch_free(s);
+		sf_mem_free(s, sizeof(*s));
+	}
+	sf_ast_free(&ast);
+	return rc;
+}
+
+void sf_policy_free(struct sf_policy *p)
+{
+	if (p)
+		sf_mem_free(p, p->size);
+}

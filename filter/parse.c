@@ -1,0 +1,696 @@
+/* The policy language of SPEC §2: a lexer and a recursive-descent parser
+ * with the semantic checks (names, arguments per syscall, value ranges per
+ * argument type) done as each rule is read, so every error points at the
+ * token that caused it.
+ *
+ * Chains of one operator (a || b || c ...) become balanced binary trees,
+ * with parenthesised chains of the same operator spliced in: the tree is
+ * then the same for any grouping, and its depth stays logarithmic in the
+ * length of a chain, so every consumer may recurse over it. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mem.h"
+
+#define MAX_NODES (1u << 22)
+#define MAX_RULES (1u << 20)
+
+enum tok {
+	T_EOF, T_END, /* end of the text; ';' or newline */
+	T_IDENT, T_NUM, T_COLON, T_STAR, T_LPAREN, T_RPAREN,
+	T_NOT, T_ANDAND, T_OROR, T_PIPE, T_AMP, T_TILDE, T_MINUS,
+	T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
+};
+
+struct token {
+	enum tok kind;
+	size_t start, len;
+	unsigned line, col;
+	uint64_t num; /* T_NUM */
+};
+
+struct parser {
+	const char *source, *text;
+	size_t textlen, pos, line_start;
+	unsigned line;
+	struct token tok;
+	struct sf_ast *ast;
+	struct sf_error *err;
+	const struct sf_syscall *sc; /* the rule's syscall, for argument names */
+	struct sf_vec ops;           /* operand stack of the chains being built */
+};
+
+static int fail(struct parser *p, const struct token *t, int code,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail(struct parser *p, const struct token *t, int code,
+		const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sf_error_at(p->err, code, p->source, p->text, p->textlen, t->line,
+		    t->col, (unsigned)(t->len ? t->len : 1), "%s", msg);
+	return code;
+}
+
+/* The token's text, for messages; long ones are cut. */
+static const char *tok_text(const struct parser *p, const struct token *t,
+			    char *buf, size_t cap)
+{
+	size_t n = t->len < cap - 1 ? t->len : cap - 1;
+
+	if (t->kind == T_END)
+		return t->start < p->textlen ? "end of line" : "end of text";
+	if (t->kind == T_EOF)
+		return "end of text";
+	memcpy(buf, p->text + t->start, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* ---- lexer ---- */
+
+static int is_ident(int c, int first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+static int digit_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/* NUMBER := decimal | 0x-hex | 0-octal, as an unsigned 64-bit value. */
+static int lex_number(struct parser *p, struct token *t)
+{
+	const char *s = p->text;
+	size_t i = t->start, end;
+	unsigned base = 10;
+	uint64_t v = 0;
+
+	end = i;
+	while (end < p->textlen && is_ident((unsigned char)s[end], 0))
+		end++;
+	t->len = end - t->start;
+	if (s[i] == '0' && i + 1 < end && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		base = 16;
+		i += 2;
+		if (i == end)
+			return fail(p, t, -EINVAL, "'0x' is not a number (no hex digits)");
+	} else if (s[i] == '0' && i + 1 < end) {
+		base = 8;
+		i++;
+	}
+	for (; i < end; i++) {
+		unsigned d = digit_value((unsigned char)s[i]);
+		char c[2] = { s[i], 0 };
+
+		if (d >= base) {
+			struct token at = *t;
+			at.col += (unsigned)(i - t->start);
+			at.len = 1;
+			return fail(p, &at, -EINVAL, "invalid digit '%s' in %s number", c,
+				    base == 16 ? "hexadecimal" : base == 8 ? "octal" : "decimal");
+		}
+		if (v > (UINT64_MAX - d) / base)
+			return fail(p, t, -EINVAL, "number does not fit in 64 bits");
+		v = v * base + d;
+	}
+	t->num = v;
+	t->kind = T_NUM;
+	return 0;
+}
+
+static const struct {
+	char text[3];
+	enum tok kind;
+} punct[] = {
+	{ "&&", T_ANDAND }, { "||", T_OROR }, { "==", T_EQ }, { "!=", T_NE },
+	{ "<=", T_LE }, { ">=", T_GE }, { "<", T_LT }, { ">", T_GT },
+	{ "!", T_NOT }, { "&", T_AMP }, { "|", T_PIPE }, { "~", T_TILDE },
+	{ "-", T_MINUS }, { ":", T_COLON }, { "*", T_STAR }, { "(", T_LPAREN },
+	{ ")", T_RPAREN }, { ";", T_END },
+};
+
+static int lex_punct(struct parser *p, struct token *t)
+{
+	const char *s = p->text + t->start;
+	size_t left = p->textlen - t->start, i;
+
+	for (i = 0; i < sizeof(punct) / sizeof(punct[0]); i++) {
+		size_t n = strlen(punct[i].text);
+		if (n <= left && memcmp(s, punct[i].text, n) == 0) {
+			t->kind = punct[i].kind;
+			t->len = n;
+			return 0;
+		}
+	}
+	t->len = 1;
+	if (*s == '\0')
+		return fail(p, t, -EINVAL, "unexpected NUL byte");
+	if ((unsigned char)*s >= 0x80 || *s < ' ') {
+		static const char hex[] = "0123456789abcdef";
+		char b[5] = { '0', 'x', hex[(unsigned char)*s >> 4], hex[*s & 15], 0 };
+		return fail(p, t, -EINVAL, "unexpected byte %s (a policy is ASCII text)", b);
+	}
+	{
+		char c[2] = { *s, 0 };
+		return fail(p, t, -EINVAL, "unexpected character '%s'", c);
+	}
+}
+
+/* Reads the next token into p->tok. */
+static int next(struct parser *p)
+{
+	const char *s = p->text;
+	struct token *t = &p->tok;
+
+	for (;;) {
+		while (p->pos < p->textlen && (s[p->pos] == ' ' || s[p->pos] == '\t' ||
+					       s[p->pos] == '\r'))
+			p->pos++;
+		if (p->pos < p->textlen && s[p->pos] == '#') {
+			while (p->pos < p->textlen && s[p->pos] != '\n')
+				p->pos++;
+		}
+		break;
+	}
+	memset(t, 0, sizeof(*t));
+	t->start = p->pos;
+	t->line = p->line;
+	t->col = (unsigned)(p->pos - p->line_start + 1);
+	if (p->pos >= p->textlen) {
+		t->kind = T_EOF;
+		return 0;
+	}
+	if (s[p->pos] == '\n') {
+		t->kind = T_END;
+		t->len = 1;
+		p->pos++;
+		p->line++;
+		p->line_start = p->pos;
+		return 0;
+	}
+	if (is_ident((unsigned char)s[p->pos], 1)) {
+		size_t end = p->pos;
+		while (end < p->textlen && is_ident((unsigned char)s[end], 0))
+			end++;
+		t->kind = T_IDENT;
+		t->len = end - p->pos;
+	} else if (s[p->pos] >= '0' && s[p->pos] <= '9') {
+		int r = lex_number(p, t);
+		if (r)
+			return r;
+	} else {
+		int r = lex_punct(p, t);
+		if (r)
+			return r;
+	}
+	p->pos = t->start + t->len;
+	return 0;
+}
+
+static int tok_is(const struct parser *p, const char *word)
+{
+	return p->tok.kind == T_IDENT && p->tok.len == strlen(word) &&
+	       memcmp(p->text + p->tok.start, word, p->tok.len) == 0;
+}
+
+/* ---- tree building ---- */
+
+static int new_node(struct parser *p, const struct token *at, struct sf_node n,
+		    uint32_t *out)
+{
+	struct sf_node *slot = sf_vec_push(&p->ast->nodes, sizeof(n), MAX_NODES);
+
+	if (!slot)
+		return fail(p, at, p->ast->nodes.n >= MAX_NODES ? -E2BIG : -ENOMEM,
+			    "%s", p->ast->nodes.n >= MAX_NODES ?
+			    "too many predicates in one policy" : "out of memory");
+	*slot = n;
+	*out = p->ast->nodes.n - 1;
+	return 0;
+}
+
+static int push_op(struct parser *p, const struct token *at, uint32_t node)
+{
+	uint32_t *slot = sf_vec_push(&p->ops, sizeof(node), MAX_NODES);
+
+	if (!slot)
+		return fail(p, at, -ENOMEM, "out of memory");
+	*slot = node;
+	return 0;
+}
+
+/* Pushes the operands of a chain: a node of the chain's own kind (a
+ * parenthesised group) contributes its operands, in order. */
+static int push_operands(struct parser *p, const struct token *at,
+			 uint32_t node, uint8_t kind)
+{
+	const struct sf_node *n = &SF_VEC_AT(&p->ast->nodes, struct sf_node, node);
+	uint32_t l, r;
+	int rc;
+
+	if (n->kind != kind)
+		return push_op(p, at, node);
+	l = n->left;
+	r = n->right;
+	rc = push_operands(p, at, l, kind);
+	return rc ? rc : push_operands(p, at, r, kind);
+}
+
+/* A balanced tree over ops[from, from+n). */
+static int build_chain(struct parser *p, const struct token *at, uint8_t kind,
+		       uint32_t from, uint32_t n, uint32_t *out)
+{
+	struct sf_node node = { .kind = kind };
+	int rc;
+
+	if (n == 1) {
+		*out = SF_VEC_AT(&p->ops, uint32_t, from);
+		return 0;
+	}
+	rc = build_chain(p, at, kind, from, n / 2, &node.left);
+	if (!rc)
+		rc = build_chain(p, at, kind, from + n / 2, n - n / 2, &node.right);
+	return rc ? rc : new_node(p, at, node, out);
+}
+
+/* ---- grammar ---- */
+
+static int parse_or(struct parser *p, unsigned depth, uint32_t *out);
+
+static const char *const_name_at(const void *ctx, unsigned i)
+{
+	(void)ctx;
+	return i < sf_const_count ? sf_consts[i].name : NULL;
+}
+
+static int unknown_constant(struct parser *p)
+{
+	char buf[64];
+	const char *near = sf_closest(p->text + p->tok.start, p->tok.len,
+				      const_name_at, NULL);
+
+	if (near) {
+		fail(p, &p->tok, -EINVAL, "unknown constant '%s' (did you mean '%s'?)",
+		     tok_text(p, &p->tok, buf, sizeof(buf)), near);
+		sf_error_fixit(p->err, p->text, p->textlen, near);
+		return -EINVAL;
+	}
+	return fail(p, &p->tok, -EINVAL, "unknown constant '%s'",
+		    tok_text(p, &p->tok, buf, sizeof(buf)));
+}
+
+/* term := [ '-' | '~' ] ( NUMBER | CONSTANT ) */
+static int parse_term(struct parser *p, uint64_t *v)
+{
+	enum tok sign = p->tok.kind;
+	char buf[64];
+	int rc;
+
+	if (sign == T_MINUS || sign == T_TILDE) {
+		if ((rc = next(p)))
+			return rc;
+	}
+	if (p->tok.kind == T_NUM) {
+		*v = p->tok.num;
+		if (sign == T_MINUS && *v > (1ull << 63))
+			return fail(p, &p->tok, -EINVAL, "-%s does not fit in 64 bits",
+				    tok_text(p, &p->tok, buf, sizeof(buf)));
+	} else if (p->tok.kind == T_IDENT) {
+		const struct sf_const *c = sf_const_lookup(p->text + p->tok.start, p->tok.len);
+		if (!c) {
+			return unknown_constant(p);
+		}
+		*v = c->value;
+	} else {
+		return fail(p, &p->tok, -EINVAL, "expected a number or a constant, got '%s'",
+			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	}
+	if (sign == T_MINUS)
+		*v = -*v;
+	else if (sign == T_TILDE)
+		*v = ~*v;
+	return next(p);
+}
+
+/* Whether v, a 64-bit two's-complement pattern, fits an argument of type
+ * t: either as a signed or as an unsigned number of the type's width, so
+ * both -1 and 0xffffffff fit 32 bits (the same bits). */
+static int value_fits(uint64_t v, enum sf_type t)
+{
+	switch (t) {
+	case SF_T_S32: case SF_T_U32:
+		return v <= UINT32_MAX || v >= (uint64_t)INT32_MIN;
+	case SF_T_U16:
+		return v <= UINT16_MAX || v >= (uint64_t)(int64_t)INT16_MIN;
+	default:
+		return 1;
+	}
+}
+
+/* value := term { '|' term } */
+static int parse_value(struct parser *p, const struct sf_sysarg *arg,
+		       unsigned argi, uint64_t *out)
+{
+	struct token first = p->tok;
+	uint64_t v = 0, term = 0;
+	int rc;
+
+	for (;;) {
+		if ((rc = parse_term(p, &term)))
+			return rc;
+		v |= term;
+		if (p->tok.kind != T_PIPE)
+			break;
+		if ((rc = next(p)))
+			return rc;
+	}
+	if (!value_fits(v, arg->type)) {
+		char name[16];
+		const char *argname = arg->name;
+		if (!argname) {
+			memcpy(name, "arg0", 5);
+			name[3] = (char)('0' + argi);
+			argname = name;
+		}
+		first.len = p->tok.start - first.start;
+		while (first.len && (p->text[first.start + first.len - 1] == ' ' ||
+				     p->text[first.start + first.len - 1] == '\t'))
+			first.len--;
+		return fail(p, &first, -EINVAL,
+			    "value does not fit '%s', a %s argument",
+			    argname, arg->type == SF_T_U16 ? "16-bit" : "32-bit");
+	}
+	*out = sf_normalize(v, arg->type);
+	return 0;
+}
+
+static const char *arg_name_at(const void *ctx, unsigned i)
+{
+	const struct sf_syscall *sc = ctx;
+	return i < sc->nargs ? sc->args[i].name : NULL;
+}
+
+static int unknown_argument(struct parser *p)
+{
+	char buf[64], list[160];
+	size_t n = 0;
+	unsigned i;
+	const char *near;
+
+	if (p->sc->nargs == 0)
+		return fail(p, &p->tok, -EINVAL, "sys_%s takes no arguments (got '%s')",
+			    p->sc->name, tok_text(p, &p->tok, buf, sizeof(buf)));
+	for (i = 0; i < p->sc->nargs; i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s, ",
+				      p->sc->args[i].name);
+	snprintf(list + n, sizeof(list) - n, "arg0..arg%u", p->sc->nargs - 1);
+	near = sf_closest(p->text + p->tok.start, p->tok.len, arg_name_at, p->sc);
+	fail(p, &p->tok, -EINVAL, "unknown argument '%s' for sys_%s (expected %s)",
+	     tok_text(p, &p->tok, buf, sizeof(buf)), p->sc->name, list);
+	if (near)
+		sf_error_fixit(p->err, p->text, p->textlen, near);
+	return -EINVAL;
+}
+
+static const struct {
+	enum tok tok;
+	enum sf_op op;
+} ops[] = {
+	{ T_EQ, SF_OP_EQ }, { T_NE, SF_OP_NE }, { T_LT, SF_OP_LT },
+	{ T_LE, SF_OP_LE }, { T_GT, SF_OP_GT }, { T_GE, SF_OP_GE },
+	{ T_AMP, SF_OP_BITS },
+};
+
+/* predicate := field op value
+ * field     := ARGNAME | 'arg0' .. 'arg5' */
+static int parse_predicate(struct parser *p, uint32_t *out)
+{
+	struct sf_node n = { .kind = SF_N_PRED };
+	struct token at = p->tok;
+	char buf[64];
+	unsigned i;
+	int argi, rc;
+
+	if (p->tok.kind != T_IDENT)
+		return fail(p, &p->tok, -EINVAL, "expected an argument name, '!' or '(', got '%s'",
+			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	argi = sf_syscall_arg(p->sc, p->text + p->tok.start, p->tok.len);
+	if (argi < 0)
+		return unknown_argument(p);
+	if ((rc = next(p)))
+		return rc;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ops[i].tok == p->tok.kind)
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0]))
+		return fail(p, &p->tok, -EINVAL,
+			    "expected a comparison (==, !=, <, <=, >, >=, &) after '%s', got '%s'",
+			    p->sc->args[argi].name, tok_text(p, &p->tok, buf, sizeof(buf)));
+	if ((rc = next(p)))
+		return rc;
+	n.op = (uint8_t)ops[i].op;
+	n.arg = (uint8_t)argi;
+	n.type = p->sc->args[argi].type;
+	if ((rc = parse_value(p, &p->sc->args[argi], (unsigned)argi, &n.value)))
+		return rc;
+	return new_node(p, &at, n, out);
+}
+
+/* not_expr := '!' not_expr | '(' expr ')' | predicate */
+static int parse_not(struct parser *p, unsigned depth, uint32_t *out)
+{
+	struct token at = p->tok;
+	char buf[64];
+	int rc;
+
+	if (at.kind != T_NOT && at.kind != T_LPAREN)
+		return parse_predicate(p, out);
+	if (depth >= SF_MAX_DEPTH)
+		return fail(p, &at, -E2BIG, "expression nested deeper than %d levels",
+			    SF_MAX_DEPTH);
+	if ((rc = next(p)))
+		return rc;
+	if (at.kind == T_NOT) {
+		struct sf_node n = { .kind = SF_N_NOT };
+		if ((rc = parse_not(p, depth + 1, &n.left)))
+			return rc;
+		return new_node(p, &at, n, out);
+	}
+	if ((rc = parse_or(p, depth + 1, out)))
+		return rc;
+	if (p->tok.kind != T_RPAREN)
+		return fail(p, &p->tok, -EINVAL,
+			    "expected ')' to close the '(' at column %u, got '%s'",
+			    at.col, tok_text(p, &p->tok, buf, sizeof(buf)));
+	return next(p);
+}
+
+/* One level of the operator chains: expr (kind OR, operator '||') or
+ * and_expr (kind AND, operator '&&'). */
+static int parse_chain(struct parser *p, unsigned depth, uint8_t kind,
+		       uint32_t *out)
+{
+	enum tok op = kind == SF_N_OR ? T_OROR : T_ANDAND;
+	uint32_t base = p->ops.n, node;
+	struct token at = p->tok;
+	int rc;
+
+	for (;;) {
+		rc = kind == SF_N_OR ? parse_chain(p, depth, SF_N_AND, &node)
+				     : parse_not(p, depth, &node);
+		if (!rc)
+			rc = push_operands(p, &at, node, kind);
+		if (rc)
+			return rc;
+		if (p->tok.kind != op)
+			break;
+		if ((rc = next(p)))
+			return rc;
+	}
+	rc = build_chain(p, &at, kind, base, p->ops.n - base, out);
+	p->ops.n = base;
+	return rc;
+}
+
+/* expr     := and_expr { '||' and_expr }
+ * and_expr := not_expr { '&&' not_expr } */
+static int parse_or(struct parser *p, unsigned depth, uint32_t *out)
+{
+	return parse_chain(p, depth, SF_N_OR, out);
+}
+
+static const char *syscall_name_at(const void *ctx, unsigned i)
+{
+	(void)ctx;
+	return i < sf_syscall_count ? sf_syscalls[i].name : NULL;
+}
+
+/* syscall := 'sys_' NAME | NAME | NUMBER */
+static int parse_syscall(struct parser *p, struct sf_rule *r)
+{
+	const struct sf_syscall *sc;
+	char buf[64];
+
+	if (p->tok.kind == T_NUM) {
+		sc = p->tok.num < SF_NR_COUNT ? sf_syscall_by_nr((long)p->tok.num) : NULL;
+		if (!sc)
+			return fail(p, &p->tok, -EINVAL, "no x86-64 syscall has number %s",
+				    tok_text(p, &p->tok, buf, sizeof(buf)));
+	} else {
+		const char *name = p->text + p->tok.start;
+		size_t len = p->tok.len;
+
+		sc = sf_syscall_lookup(name, len);
+		if (!sc) {
+			const char *near;
+			if (len > 4 && memcmp(name, "sys_", 4) == 0) {
+				name += 4;
+				len -= 4;
+			}
+			near = sf_closest(name, len, syscall_name_at, NULL);
+			if (near) {
+				fail(p, &p->tok, -EINVAL, "unknown syscall '%s' (did you mean '%s'?)",
+				     tok_text(p, &p->tok, buf, sizeof(buf)), near);
+				sf_error_fixit(p->err, p->text, p->textlen, near);
+				return -EINVAL;
+			}
+			return fail(p, &p->tok, -EINVAL,
+				    "unknown syscall '%s' (see `secfilter syscalls`)",
+				    tok_text(p, &p->tok, buf, sizeof(buf)));
+		}
+	}
+	r->what = SF_R_SYSCALL;
+	r->nr = (uint16_t)sc->nr;
+	p->sc = sc;
+	return 0;
+}
+
+/* directive := 'on_next_syscall' | syscall | '*' */
+static int parse_directive(struct parser *p, struct sf_rule *r)
+{
+	char buf[64];
+
+	r->line = p->tok.line;
+	r->col = p->tok.col;
+	r->len = (unsigned)p->tok.len;
+	if (p->tok.kind == T_STAR) {
+		r->what = SF_R_ALL;
+		return 0;
+	}
+	if (tok_is(p, "on_next_syscall")) {
+		r->what = SF_R_ON_NEXT;
+		return 0;
+	}
+	if (p->tok.kind == T_IDENT || p->tok.kind == T_NUM)
+		return parse_syscall(p, r);
+	return fail(p, &p->tok, -EINVAL,
+		    "expected a syscall name, '*' or 'on_next_syscall', got '%s'",
+		    tok_text(p, &p->tok, buf, sizeof(buf)));
+}
+
+/* rhs := '1' | '0' | expr */
+static int parse_rhs(struct parser *p, struct sf_rule *r)
+{
+	char buf[64];
+
+	if (p->tok.kind == T_NUM) {
+		if (p->tok.len != 1 || p->tok.num > 1)
+			return fail(p, &p->tok, -EINVAL,
+				    "expected 1 (allow), 0 (remove) or an expression, got '%s'",
+				    tok_text(p, &p->tok, buf, sizeof(buf)));
+		r->rhs = p->tok.num ? SF_RHS_ALLOW : SF_RHS_REMOVE;
+		return next(p);
+	}
+	if (p->tok.kind == T_END || p->tok.kind == T_EOF)
+		return fail(p, &p->tok, -EINVAL,
+			    "expected 1 (allow), 0 (remove) or an expression after ':'");
+	if (r->what != SF_R_SYSCALL)
+		return fail(p, &p->tok, -EINVAL, "'%s' takes only 1 or 0, not an expression",
+			    r->what == SF_R_ALL ? "*" : "on_next_syscall");
+	r->rhs = SF_RHS_EXPR;
+	return parse_or(p, 0, &r->root);
+}
+
+/* rule := directive ':' rhs */
+static int parse_rule(struct parser *p)
+{
+	struct sf_rule r = { 0 }, *slot;
+	char buf[64];
+	int rc;
+
+	struct token directive = p->tok;
+	char dbuf[64];
+
+	if ((rc = parse_directive(p, &r)) || (rc = next(p)))
+		return rc;
+	if (p->tok.kind != T_COLON)
+		return fail(p, &p->tok, -EINVAL, "expected ':' after '%s', got '%s'",
+			    tok_text(p, &directive, dbuf, sizeof(dbuf)),
+			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	if ((rc = next(p)) || (rc = parse_rhs(p, &r)))
+		return rc;
+	if (p->tok.kind != T_END && p->tok.kind != T_EOF)
+		return fail(p, &p->tok, -EINVAL,
+			    "unexpected '%s' after the rule (expected '||', '&&', ';' or a new line)",
+			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	slot = sf_vec_push(&p->ast->rules, sizeof(r), MAX_RULES);
+	if (!slot)
+		return fail(p, &p->tok, p->ast->rules.n >= MAX_RULES ? -E2BIG : -ENOMEM,
+			    "%s", p->ast->rules.n >= MAX_RULES ? "too many rules" :
+			    "out of memory");
+	*slot = r;
+	return 0;
+}
+
+/* policy := { rule }   (rules end at ';' or a newline; blank rules are ignored) */
+int sf_parse(const char *source, const char *text, size_t len,
+	     struct sf_ast *ast, struct sf_error *err)
+{
+	struct parser p = {
+		.source = source, .text = text, .textlen = len, .line = 1,
+		.ast = ast, .err = err,
+	};
+	int rc;
+
+	memset(ast, 0, sizeof(*ast));
+	err->code = 0;
+	err->text[0] = '\0';
+	if (len > SF_MAX_TEXT) {
+		sf_error_at(err, -E2BIG, source, text, len, 0, 0, 0,
+			    "policy text is %zu bytes; the limit is 1 MiB", len);
+		return -E2BIG;
+	}
+	rc = next(&p);
+	while (!rc && p.tok.kind != T_EOF) {
+		if (p.tok.kind == T_END)
+			rc = next(&p);
+		else
+			rc = parse_rule(&p);
+		if (!rc && p.tok.kind == T_END)
+			rc = next(&p);
+	}
+	sf_vec_free(&p.ops, sizeof(uint32_t));
+	return rc;
+}
+
+void sf_ast_free(struct sf_ast *ast)
+{
+	sf_vec_free(&ast->nodes, sizeof(struct sf_node));
+	sf_vec_free(&ast->rules, sizeof(struct sf_rule));
+}

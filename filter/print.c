@@ -1,0 +1,122 @@
+/* The canonical text of a policy (SPEC §3 "State report").
+ *
+ * Canonical means: one spelling per policy.  Names are the table's
+ * (sys_NAME, the kernel argument names), operators are spaced, parentheses
+ * appear only where precedence needs them, and a value is printed from its
+ * normalized form: signed types in decimal, bit masks in hex, other
+ * unsigned values in decimal up to 0xffff and in hex above. */
+#include "internal.h"
+
+static const char *const op_text[] = {
+	[SF_OP_EQ] = " == ", [SF_OP_NE] = " != ", [SF_OP_LT] = " < ",
+	[SF_OP_LE] = " <= ", [SF_OP_GT] = " > ", [SF_OP_GE] = " >= ",
+	[SF_OP_BITS] = " & ",
+};
+
+static void print_value(struct sf_out *o, const struct sf_node *n)
+{
+	if (n->op == SF_OP_BITS)
+		sf_out_u64(o, n->value, 16);
+	else if (sf_type_signed(n->type))
+		sf_out_s64(o, (int64_t)n->value);
+	else
+		sf_out_u64(o, n->value, n->value > 0xffff ? 16 : 10);
+}
+
+static void print_pred(struct sf_out *o, const struct sf_node *n,
+		       const struct sf_syscall *sc)
+{
+	if (sc && n->arg < sc->nargs) {
+		sf_out_str(o, sc->args[n->arg].name);
+	} else {
+		char name[5] = { 'a', 'r', 'g', (char)('0' + n->arg), 0 };
+		sf_out_str(o, name);
+	}
+	sf_out_str(o, op_text[n->op]);
+	print_value(o, n);
+}
+
+/* Binding strength: OR 1, AND 2, NOT and predicates 3. */
+static int strength(const struct sf_node *n)
+{
+	return n->kind == SF_N_OR ? 1 : n->kind == SF_N_AND ? 2 : 3;
+}
+
+static void print_node(struct sf_out *o, const struct sf_node *nodes,
+		       uint32_t i, const struct sf_syscall *sc, int need)
+{
+	const struct sf_node *n = &nodes[i];
+	int paren = strength(n) < need;
+
+	if (paren)
+		sf_out_str(o, "(");
+	switch (n->kind) {
+	case SF_N_PRED:
+		print_pred(o, n, sc);
+		break;
+	case SF_N_NOT:
+		/* !(fd == 1), never !fd == 1, which reads like C's (!fd) == 1 */
+		sf_out_str(o, "!");
+		if (nodes[n->left].kind == SF_N_NOT) {
+			print_node(o, nodes, n->left, sc, 3);
+		} else {
+			sf_out_str(o, "(");
+			print_node(o, nodes, n->left, sc, 0);
+			sf_out_str(o, ")");
+		}
+		break;
+	default:
+		/* Chains are associative: a child of the same kind needs no
+		 * parentheses, so a || (b || c) prints as a || b || c. */
+		print_node(o, nodes, n->left, sc, strength(n));
+		sf_out_str(o, n->kind == SF_N_OR ? " || " : " && ");
+		print_node(o, nodes, n->right, sc, strength(n));
+		break;
+	}
+	if (paren)
+		sf_out_str(o, ")");
+}
+
+void sf_print_expr(struct sf_out *o, const struct sf_node *nodes,
+		   uint32_t root, const struct sf_syscall *sc)
+{
+	print_node(o, nodes, root, sc, 0);
+}
+
+size_t sf_filter_print(const struct sf_policy *p, unsigned nr,
+		       const struct sf_filter *f, char *buf, size_t cap)
+{
+	struct sf_out o = { buf, cap, 0 };
+
+	sf_print_expr(&o, p->nodes, f->root, sf_syscall_by_nr(nr));
+	return sf_out_end(&o);
+}
+
+size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
+{
+	struct sf_out o = { buf, cap, 0 };
+	unsigned nr, i;
+
+	if (p->pending)
+		sf_out_str(&o, "on_next_syscall: 1\n");
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct sf_sysrule *r = &p->sys[nr];
+		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+
+		if (!r->allowed || !sc)
+			continue;
+		if (!r->nfilters) {
+			sf_out_str(&o, "sys_");
+			sf_out_str(&o, sc->name);
+			sf_out_str(&o, ": 1\n");
+		}
+		for (i = 0; i < r->nfilters; i++) {
+			sf_out_str(&o, "sys_");
+			sf_out_str(&o, sc->name);
+			sf_out_str(&o, ": ");
+			sf_print_expr(&o, p->nodes, p->filters[r->first + i].root, sc);
+			sf_out_str(&o, "\n");
+		}
+	}
+	return sf_out_end(&o);
+}

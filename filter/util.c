@@ -1,0 +1,82 @@
+/* Small containers for the policy engine: growable arrays over sf_mem_alloc
+ * and a bounded text writer that needs no libc I/O (the printers also run
+ * inside the preload library's signal handler). */
+#include <string.h>
+
+#include "internal.h"
+#include "mem.h"
+
+void *sf_vec_push(struct sf_vec *v, size_t elem, uint32_t limit)
+{
+	if (v->n >= limit)
+		return NULL;
+	if (v->n == v->cap) {
+		uint32_t cap = v->cap ? v->cap * 2 : 16;
+		void *data;
+
+		if (cap > limit)
+			cap = limit;
+		data = sf_mem_alloc((size_t)cap * elem);
+		if (!data)
+			return NULL;
+		if (v->n)
+			memcpy(data, v->data, (size_t)v->n * elem);
+		sf_vec_free(v, elem);
+		v->data = data;
+		v->cap = cap;
+	}
+	return (char *)v->data + (size_t)v->n++ * elem;
+}
+
+void sf_vec_free(struct sf_vec *v, size_t elem)
+{
+	if (v->data)
+		sf_mem_free(v->data, (size_t)v->cap * elem);
+	v->data = NULL;
+	v->cap = 0;
+}
+
+void sf_out_mem(struct sf_out *o, const char *s, size_t n)
+{
+	if (o->len < o->cap) {
+		size_t room = o->cap - o->len;
+		memcpy(o->buf + o->len, s, n < room ? n : room);
+	}
+	o->len += n;
+}
+
+void sf_out_str(struct sf_out *o, const char *s)
+{
+	sf_out_mem(o, s, strlen(s));
+}
+
+void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
+{
+	char digits[24];
+	unsigned i = sizeof(digits);
+
+	do {
+		digits[--i] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	if (base == 16)
+		sf_out_str(o, "0x");
+	sf_out_mem(o, digits + i, sizeof(digits) - i);
+}
+
+void sf_out_s64(struct sf_out *o, int64_t v)
+{
+	if (v < 0) {
+		sf_out_str(o, "-");
+		sf_out_u64(o, -(uint64_t)v, 10);
+	} else {
+		sf_out_u64(o, (uint64_t)v, 10);
+	}
+}
+
+size_t sf_out_end(struct sf_out *o)
+{
+	if (o->cap)
+		o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
+	return o->len;
+}
