@@ -223,29 +223,53 @@ static uint32_t copy_tree(struct sf_node *dst, uint32_t *n,
 	return (*n)++;
 }
 
-/* The evaluator's form of one predicate: an interval [lo, lo+span] in the
- * compared domain (signed types with bit 63 flipped), or a bit test.  The
- * operators that are complements of an interval swap their exits. */
+/* The evaluator's form of one predicate (struct sf_test): an interval
+ * [first, first+span] of the compared domain, where a signed value is
+ * offset by the sign bit so that signed order becomes unsigned order.
+ * Complements of intervals wrap around and are intervals too, except the
+ * complement of the whole domain; that and the bit test swap their exits
+ * instead. */
 static void lower_pred(const struct sf_node *n, struct sf_test *t,
 		       int32_t yes, int32_t no)
 {
-	const uint64_t flip = sf_type_signed(n->type) ? 1ull << 63 : 0;
-	const uint64_t v = n->value ^ flip;
+	const uint64_t width = n->type == SF_T_S32 || n->type == SF_T_U32 ? UINT32_MAX :
+			       n->type == SF_T_U16 ? UINT16_MAX : UINT64_MAX;
+	const uint64_t flip = n->type == SF_T_S32 ? 1ull << 31 :
+			      n->type == SF_T_S64 ? 1ull << 63 : 0;
+	const uint64_t v = (n->value ^ flip) & width; /* in the compared domain */
+	uint64_t first = 0, span = width;
 	int swap = 0;
 
-	t->arg = n->arg;
-	t->sign = sf_type_signed(n->type);
-	t->shift = n->type == SF_T_S32 || n->type == SF_T_U32 ? 32 :
-		   n->type == SF_T_U16 ? 48 : 0;
 	switch (n->op) {
-	case SF_OP_BITS: t->bits = 1; t->lo = n->value; break;
-	case SF_OP_EQ: t->lo = v; t->span = 0; break;
-	case SF_OP_NE: t->lo = v; t->span = 0; swap = 1; break;
-	case SF_OP_GE: t->lo = v; t->span = UINT64_MAX - v; break;
-	case SF_OP_LT: t->lo = v; t->span = UINT64_MAX - v; swap = 1; break;
-	case SF_OP_LE: t->lo = 0; t->span = v; break;
-	case SF_OP_GT: t->lo = 0; t->span = v; swap = 1; break;
+	case SF_OP_EQ: first = v; span = 0; break;
+	case SF_OP_NE: first = v + 1; span = width - 1; break;
+	case SF_OP_GE: first = v; span = width - v; break;
+	case SF_OP_LE: span = v; break;
+	case SF_OP_LT:
+		if (v == 0)
+			swap = 1; /* never: the whole domain, negated */
+		else
+			span = v - 1;
+		break;
+	case SF_OP_GT:
+		if (v == width)
+			swap = 1;
+		else
+			first = v + 1, span = width - v - 1;
+		break;
+	case SF_OP_BITS:
+		t->arg = n->arg;
+		t->lo = 0;
+		t->mask = n->value & width;
+		t->span = 0;
+		t->next[1] = no;
+		t->next[0] = yes;
+		return;
 	}
+	t->arg = n->arg;
+	t->lo = (first - flip) & width;
+	t->mask = width;
+	t->span = span;
 	t->next[1] = swap ? no : yes;
 	t->next[0] = swap ? yes : no;
 }
@@ -272,14 +296,59 @@ static int32_t lower(const struct sf_node *nodes, uint32_t i,
 	}
 }
 
+/* Tests are made back to front (an exit must exist before the test that
+ * jumps to it); reversed, they lie in evaluation order, so that the
+ * exit that continues the evaluation is most often simply the next test
+ * ("fall"), which the evaluator follows without waiting for a load. */
+static int32_t reversed(int32_t i, uint32_t from, uint32_t to)
+{
+	return i < 0 ? i : (int32_t)(to - 1 - ((uint32_t)i - from));
+}
+
+static void reverse_tests(struct sf_test *tests, uint32_t from, uint32_t to)
+{
+	uint32_t a, b;
+
+	for (a = from; a < to; a++) {
+		tests[a].next[0] = reversed(tests[a].next[0], from, to);
+		tests[a].next[1] = reversed(tests[a].next[1], from, to);
+	}
+	for (a = from, b = to; a + 1 < b; a++, b--) {
+		struct sf_test t = tests[a];
+		tests[a] = tests[b - 1];
+		tests[b - 1] = t;
+	}
+	for (a = from; a < to; a++)
+		tests[a].fall = tests[a].next[1] == (int32_t)a + 1 ? 1 :
+				tests[a].next[0] == (int32_t)a + 1 ? 0 : 2;
+}
+
+/* Whether tests[from, to) are a plain conjunction: each one, when true,
+ * goes on to the following test (the last one: to SF_ALLOW), and denies
+ * when false.  Then eval.h can run them all without following exits. */
+static uint8_t conjunction(struct sf_test *tests, uint32_t from, uint32_t to)
+{
+	uint32_t a;
+
+	if (to - from > UINT8_MAX)
+		return 0;
+	for (a = from; a < to; a++) {
+		struct sf_test *t = &tests[a];
+		int32_t on = a + 1 < to ? (int32_t)a + 1 : SF_ALLOW;
+		if (t->next[1] != on || t->next[0] >= SF_ALLOW)
+			return 0;
+	}
+	return (uint8_t)(to - from);
+}
+
 /* The filters of one syscall as one chain: each one's success leads to the
  * next, the last to SF_ALLOW; a failure names its filter. */
 static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
 			  struct sf_node *nodes, struct sf_test *tests,
-			  const struct sf_sysrule *r)
+			  struct sf_sysrule *r)
 {
 	int32_t yes = SF_ALLOW;
-	uint32_t nt = p->ntests;
+	uint32_t from = p->ntests, nt = p->ntests;
 	int k;
 
 	for (k = r->nfilters - 1; k >= 0; k--) {
@@ -287,6 +356,13 @@ static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
 		int32_t no = -(int32_t)(r->first + (uint32_t)k) - 2;
 		f->test = (uint32_t)lower(nodes, f->root, tests, &nt, yes, no);
 		yes = (int32_t)f->test;
+	}
+	reverse_tests(tests, from, nt);
+	r->conj = conjunction(tests, from, nt);
+	r->test = from;
+	for (k = 0; k < r->nfilters; k++) {
+		struct sf_filter *f = &filters[r->first + (uint32_t)k];
+		f->test = (uint32_t)reversed((int32_t)f->test, from, nt);
 	}
 	p->ntests = nt;
 }

@@ -57,20 +57,25 @@ struct sf_filter {
 /* What the policy says about one syscall number. */
 struct sf_sysrule {
 	uint8_t allowed;   /* in S */
-	uint8_t pad;
+	uint8_t conj;      /* n > 0: F[nr] is a plain conjunction of n tests
+			      (eval.h's fast path); 0: use the chain */
 	uint16_t nfilters; /* |F[nr]| */
 	uint32_t first;    /* F[nr] is filters[first .. first+nfilters) */
+	uint32_t test;     /* evaluator: the first test of F[nr] (eval.h) */
 };
 
-/* The evaluator's form of the filters (see eval.h): every predicate is an
- * interval or a bit test on the normalized register, with where to go next. */
+/* The evaluator's form of the filters (see eval.h).  Every predicate is one
+ * interval test on the register, in modular arithmetic:
+ *     ((reg - lo) & mask) <= span
+ * mask is the argument's width, so the bits the kernel ignores drop out
+ * (the low bits of a difference depend only on the low bits); a signed
+ * type's order becomes unsigned order by offsetting lo by the sign bit;
+ * intervals may wrap, so != < > are intervals too.  A bit test `x & m` is
+ * the negation of ((reg - 0) & m) <= 0, with its exits swapped. */
 struct sf_test {
-	uint64_t lo;   /* interval start, or the mask for a bit test */
-	uint64_t span; /* interval is [lo, lo+span] in the compared domain */
+	uint64_t lo, mask, span;
 	uint8_t arg;
-	uint8_t shift; /* 64 - the type's width */
-	uint8_t sign;  /* signed type: sign-extend, then flip bit 63 */
-	uint8_t bits;  /* a bit test rather than an interval */
+	uint8_t fall;    /* which exit (0 or 1) is just the following test; 2: none */
 	int32_t next[2]; /* [false], [true]: a test index, SF_ALLOW or -(2+k)
 			    for "denied by filter k" */
 };

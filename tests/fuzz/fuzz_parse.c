@@ -1,0 +1,66 @@
+/* libFuzzer target for the policy engine: any input must give a policy or a
+ * clean error, never a crash, a hang or a leak; an accepted policy must
+ * print to text that re-parses to the same canonical text (and the
+ * evaluator must run over it), and applying it on top of an enforcing
+ * policy must either narrow or fail whole.  Run with `make fuzz`. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "policy.h"
+
+static struct sf_policy *base;
+
+static void check_printed(const struct sf_policy *p)
+{
+	size_t n = sf_policy_print(p, NULL, 0);
+	char *a = malloc(n + 1), *b;
+	struct sf_policy *q;
+	struct sf_error err;
+
+	sf_policy_print(p, a, n + 1);
+	if (sf_policy_apply(NULL, "<printed>", a, n, &q, &err) != 0)
+		abort(); /* the printer wrote something the parser rejects */
+	b = malloc(n + 1);
+	if (sf_policy_print(q, b, n + 1) != n || memcmp(a, b, n) != 0)
+		abort(); /* not canonical */
+	sf_policy_free(q);
+	free(a);
+	free(b);
+}
+
+static void decide_some(const struct sf_policy *p, const uint8_t *data, size_t size)
+{
+	uint64_t args[6] = { 0 };
+	unsigned nr;
+
+	memcpy(args, data, size < sizeof(args) ? size : sizeof(args));
+	for (nr = 0; nr < SF_NR_COUNT; nr += 7)
+		(void)sf_decide(p, nr, args);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sf_policy *p, *q;
+	struct sf_error err;
+
+	if (!base && sf_policy_apply(NULL, "<base>", "read: fd < 10; write: 1; close: 1", 34,
+				     &base, &err) != 0)
+		abort();
+	if (sf_policy_apply(NULL, "<fuzz>", (const char *)data, size, &p, &err) == 0) {
+		check_printed(p);
+		decide_some(p, data, size);
+		sf_policy_free(p);
+	} else if (err.code == 0 || err.text[0] == '\0') {
+		abort(); /* an error must say what went wrong */
+	}
+	if (sf_policy_apply(base, "<fuzz>", (const char *)data, size, &q, &err) == 0) {
+		unsigned nr;
+		for (nr = 0; nr < SF_NR_COUNT; nr++)
+			if (q->sys[nr].allowed && !base->sys[nr].allowed && !q->pending)
+				abort(); /* widened an enforcing policy */
+		sf_policy_free(q);
+	}
+	return 0;
+}

@@ -1,0 +1,157 @@
+/* The evaluator's lowered tests (interval arithmetic, exit chains, the
+ * conjunction fast path) against a direct reading of SPEC §2 over the tree:
+ * cut the register to the argument's type, compare signed or unsigned. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eval.h"
+#include "tsupport.h"
+
+static int ref_pred(const struct sf_node *n, const uint64_t *args)
+{
+	uint64_t x = sf_normalize(args[n->arg], n->type), v = n->value;
+	int s = sf_type_signed(n->type);
+	int lt = s ? (int64_t)x < (int64_t)v : x < v;
+	int gt = s ? (int64_t)x > (int64_t)v : x > v;
+
+	switch (n->op) {
+	case SF_OP_EQ: return x == v;
+	case SF_OP_NE: return x != v;
+	case SF_OP_LT: return lt;
+	case SF_OP_LE: return !gt;
+	case SF_OP_GT: return gt;
+	case SF_OP_GE: return !lt;
+	default: return (x & v) != 0;
+	}
+}
+
+static int ref_tree(const struct sf_node *nodes, uint32_t i, const uint64_t *args)
+{
+	const struct sf_node *n = &nodes[i];
+
+	switch (n->kind) {
+	case SF_N_PRED: return ref_pred(n, args);
+	case SF_N_NOT: return !ref_tree(nodes, n->left, args);
+	case SF_N_AND: return ref_tree(nodes, n->left, args) && ref_tree(nodes, n->right, args);
+	default: return ref_tree(nodes, n->left, args) || ref_tree(nodes, n->right, args);
+	}
+}
+
+/* SF_ALLOW, SF_NOT_IN_SET or the first filter that is false. */
+static int ref_decide(const struct sf_policy *p, unsigned nr, const uint64_t *args)
+{
+	const struct sf_sysrule *r = &p->sys[nr];
+	unsigned k;
+
+	if (!r->allowed)
+		return SF_NOT_IN_SET;
+	for (k = 0; k < r->nfilters; k++)
+		if (!ref_tree(p->nodes, p->filters[r->first + k].root, args))
+			return (int)(r->first + k);
+	return SF_ALLOW;
+}
+
+static uint64_t edge_value(uint64_t *rng)
+{
+	static const uint64_t edges[] = {
+		0, 1, 2, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000,
+		0xffffffff, 0x100000000, 0x100000001, 0x7fffffffffffffff,
+		0x8000000000000000, 0xffffffffffffffff, 0xffffffff80000000,
+		0xffffffff7fffffff, 0644, 0x89abcdef, (uint64_t)-100,
+	};
+	uint64_t r = t_rnd(rng);
+
+	switch (r % 4) {
+	case 0: return edges[(r >> 8) % (sizeof(edges) / sizeof(edges[0]))];
+	case 1: return edges[(r >> 8) % (sizeof(edges) / sizeof(edges[0]))] + (r >> 40) % 3 - 1;
+	case 2: return (r >> 8) % 5 ? (uint32_t)t_rnd(rng) : t_rnd(rng) << 32 | (r >> 16 & 0xffff);
+	default: return t_rnd(rng);
+	}
+}
+
+static void random_policies_decide_as_the_tree(void **state)
+{
+	static char text[1 << 16];
+	uint64_t rng = 0xe7a1, vectors = 0;
+	unsigned round, v;
+
+	(void)state;
+	for (round = 0; round < 400; round++) {
+		struct sf_policy *p;
+		t_random_policy(text, sizeof(text), &rng, 16);
+		unsigned filtered[SF_NR_COUNT], nf = 0, nr;
+		p = t_parse(NULL, text);
+		for (nr = 0; nr < SF_NR_COUNT; nr++)
+			if (p->sys[nr].nfilters)
+				filtered[nf++] = nr;
+		for (v = 0; v < 2000; v++) {
+			/* mostly the syscalls that have filters: that is where
+			 * the lowering can go wrong */
+			const struct sf_syscall *sc = nf && t_rnd(&rng) % 8 ?
+				sf_syscall_by_nr(filtered[t_rnd(&rng) % nf]) :
+				&sf_syscalls[t_rnd(&rng) % sf_syscall_count];
+			uint64_t args[6];
+			unsigned k;
+			int got, want;
+			for (k = 0; k < 6; k++)
+				args[k] = edge_value(&rng);
+			got = sf_decide(p, (uint64_t)sc->nr, args);
+			want = ref_decide(p, (unsigned)sc->nr, args);
+			if (got != want)
+				fail_msg("policy:\n%s\nsys_%s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx): "
+					 "evaluator %d, tree %d", text, sc->name,
+					 (unsigned long long)args[0], (unsigned long long)args[1],
+					 (unsigned long long)args[2], (unsigned long long)args[3],
+					 (unsigned long long)args[4], (unsigned long long)args[5], got, want);
+			vectors++;
+		}
+		sf_policy_free(p);
+	}
+	print_message("%llu vectors decided alike\n", (unsigned long long)vectors);
+}
+
+static void conjunction_fast_path_names_the_denier(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "write: fd == 1 && count < 100; write: buf != 0");
+
+	(void)state;
+	assert_int_equal(p->sys[1].conj, 3);
+	assert_int_equal(t_decide(p, 1, 1, 8, 5, 0), SF_ALLOW);
+	assert_int_equal(t_decide(p, 1, 2, 8, 5, 0), 0);
+	assert_int_equal(t_decide(p, 1, 1, 8, 100, 0), 0);
+	assert_int_equal(t_decide(p, 1, 1, 0, 5, 0), 1);
+	sf_policy_free(p);
+	/* a bit test and an OR are not plain conjunctions */
+	p = t_parse(NULL, "write: fd & 1; read: fd == 1 || fd == 2");
+	assert_int_equal(p->sys[0].conj, 0);
+	assert_int_equal(p->sys[1].conj, 0);
+	sf_policy_free(p);
+}
+
+static void first_test_of_each_syscall(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "read: fd < 3 || fd > 9; read: count != 0; write: fd == 1; close: fd & 2");
+	unsigned nr;
+
+	(void)state;
+	for (nr = 0; nr < SF_NR_COUNT; nr++)
+		if (p->sys[nr].nfilters)
+			assert_int_equal(p->sys[nr].test, p->filters[p->sys[nr].first].test);
+	sf_policy_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(random_policies_decide_as_the_tree),
+		cmocka_unit_test(conjunction_fast_path_names_the_denier),
+		cmocka_unit_test(first_test_of_each_syscall),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

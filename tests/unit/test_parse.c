@@ -1,0 +1,486 @@
+/* The policy language (SPEC §2): grammar, operators and precedence, values,
+ * the type rules, and every error at its exact line and column. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eval.h"
+#include "tsupport.h"
+
+enum { READ = 0, WRITE = 1, CLOSE = 3, LSEEK = 8, MMAP = 9, GETPID = 39,
+       KILL = 62, UNAME = 63, EXIT_GROUP = 231, OPENAT = 257 };
+
+#define ALLOWED(p, nr, a0, a1, a2, a3) \
+	assert_int_equal(t_decide(p, nr, a0, a1, a2, a3), SF_ALLOW)
+#define DENIED(p, nr, a0, a1, a2, a3) \
+	assert_int_not_equal(t_decide(p, nr, a0, a1, a2, a3), SF_ALLOW)
+
+/* ---- grammar ---- */
+
+static void directive_spellings(void **state)
+{
+	static const char *const texts[] = {
+		"read: 1", "sys_read: 1", "0: 1", "sys_read:1", "  read  :  1  ",
+	};
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct sf_policy *p = t_parse(NULL, texts[i]);
+		assert_string_equal(t_print(p), "sys_read: 1\n");
+		sf_policy_free(p);
+	}
+}
+
+static void entry_point_alias(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "sys_newuname: 1");
+
+	(void)state;
+	assert_string_equal(t_print(p), "sys_uname: 1\n");
+	ALLOWED(p, UNAME, 0, 0, 0, 0);
+	sf_policy_free(p);
+}
+
+static void rule_separators_and_comments(void **state)
+{
+	struct sf_policy *p = t_parse(NULL,
+		"# a comment line\n"
+		"read: 1; write: 1   # trailing comment; not a rule: close: 1\n"
+		"\n"
+		";;  ;\n"
+		"getpid: 1;\r\n"
+		"exit_group: 1");
+
+	(void)state;
+	assert_string_equal(t_print(p),
+			    "sys_read: 1\nsys_write: 1\nsys_getpid: 1\nsys_exit_group: 1\n");
+	DENIED(p, CLOSE, 0, 0, 0, 0);
+	sf_policy_free(p);
+}
+
+static void empty_policy_allows_nothing(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "# nothing\n\n");
+
+	(void)state;
+	assert_string_equal(t_print(p), "");
+	assert_int_equal(t_decide(p, READ, 0, 0, 0, 0), SF_NOT_IN_SET);
+	sf_policy_free(p);
+}
+
+static void star_and_on_next_syscall(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "*: 1; kill: 0\non_next_syscall: 1");
+
+	(void)state;
+	assert_true(p->pending);
+	ALLOWED(p, READ, 0, 0, 0, 0);
+	ALLOWED(p, OPENAT, 0, 0, 0, 0);
+	assert_int_equal(t_decide(p, KILL, 0, 0, 0, 0), SF_NOT_IN_SET);
+	assert_int_equal(strncmp(t_print(p), "on_next_syscall: 1\nsys_read: 1\n", 31), 0);
+	sf_policy_free(p);
+	p = t_parse(NULL, "on_next_syscall: 1; on_next_syscall: 0; read: 1");
+	assert_false(p->pending);
+	sf_policy_free(p);
+}
+
+/* ---- operators ---- */
+
+struct op_case {
+	const char *expr;  /* over lseek(fd u32, offset s64, whence u32) */
+	int64_t offset;
+	int want;
+};
+
+static void comparison_operators(void **state)
+{
+	static const struct op_case cases[] = {
+		{ "offset == 5", 5, 1 }, { "offset == 5", 6, 0 },
+		{ "offset != 5", 5, 0 }, { "offset != 5", 6, 1 },
+		{ "offset < 5", 4, 1 }, { "offset < 5", 5, 0 }, { "offset < 5", -9, 1 },
+		{ "offset <= 5", 5, 1 }, { "offset <= 5", 6, 0 },
+		{ "offset > 5", 6, 1 }, { "offset > 5", 5, 0 }, { "offset > -5", -4, 1 },
+		{ "offset >= 5", 5, 1 }, { "offset >= 5", 4, 0 },
+		{ "offset & 6", 2, 1 }, { "offset & 6", 9, 0 },
+		{ "offset & 0x8000000000000000", INT64_MIN, 1 },
+		{ "offset < 0", INT64_MIN, 1 }, { "offset > 0", INT64_MIN, 0 },
+		{ "offset >= -9223372036854775808", INT64_MIN, 1 },
+		{ "offset < -9223372036854775808", INT64_MIN, 0 },
+		{ "offset <= 9223372036854775807", INT64_MAX, 1 },
+	};
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[128];
+		struct sf_policy *p;
+
+		snprintf(text, sizeof(text), "lseek: %s", cases[i].expr);
+		p = t_parse(NULL, text);
+		if ((t_decide(p, LSEEK, 0, (uint64_t)cases[i].offset, 0, 0) == SF_ALLOW) != cases[i].want)
+			fail_msg("%s with offset %lld: expected %s", cases[i].expr,
+				 (long long)cases[i].offset, cases[i].want ? "allow" : "deny");
+		sf_policy_free(p);
+	}
+}
+
+static void precedence(void **state)
+{
+	/* && binds tighter than ||; ! tighter than && */
+	struct sf_policy *p = t_parse(NULL, "lseek: fd == 1 || fd == 2 && whence == 0");
+	struct sf_policy *q = t_parse(NULL, "lseek: !fd == 1 && whence == 0");
+	struct sf_policy *r = t_parse(NULL, "lseek: (fd == 1 || fd == 2) && whence == 0");
+
+	(void)state;
+	ALLOWED(p, LSEEK, 1, 0, 7, 0); /* fd == 1 alone suffices */
+	DENIED(p, LSEEK, 2, 0, 7, 0);
+	ALLOWED(p, LSEEK, 2, 0, 0, 0);
+	ALLOWED(q, LSEEK, 3, 0, 0, 0); /* (!(fd == 1)) && whence == 0 */
+	DENIED(q, LSEEK, 1, 0, 0, 0);
+	DENIED(q, LSEEK, 3, 0, 1, 0);
+	DENIED(r, LSEEK, 1, 0, 7, 0);
+	ALLOWED(r, LSEEK, 2, 0, 0, 0);
+	assert_string_equal(t_print(p), "sys_lseek: fd == 1 || fd == 2 && whence == 0\n");
+	assert_string_equal(t_print(q), "sys_lseek: !(fd == 1) && whence == 0\n");
+	assert_string_equal(t_print(r), "sys_lseek: (fd == 1 || fd == 2) && whence == 0\n");
+	sf_policy_free(p);
+	sf_policy_free(q);
+	sf_policy_free(r);
+}
+
+static void negation(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "lseek: !(fd == 1 || fd == 2); close: !!(fd == 4)");
+
+	(void)state;
+	DENIED(p, LSEEK, 1, 0, 0, 0);
+	DENIED(p, LSEEK, 2, 0, 0, 0);
+	ALLOWED(p, LSEEK, 3, 0, 0, 0);
+	ALLOWED(p, CLOSE, 4, 0, 0, 0);
+	DENIED(p, CLOSE, 5, 0, 0, 0);
+	assert_string_equal(t_print(p),
+		"sys_close: !!(fd == 4)\nsys_lseek: !(fd == 1 || fd == 2)\n");
+	sf_policy_free(p);
+}
+
+static void long_chains_stay_shallow(void **state)
+{
+	/* 20000 operands: the tree must be balanced, not a 20000-deep list
+	 * (every consumer recurses over it). */
+	size_t cap = 20000 * 16, n = 0;
+	char *text = malloc(cap);
+	struct sf_policy *p;
+	int i;
+
+	(void)state;
+	n += (size_t)snprintf(text, cap, "lseek: ");
+	for (i = 0; i < 20000; i++)
+		n += (size_t)snprintf(text + n, cap - n, "%sfd == %d", i ? " || " : "", i);
+	p = t_parse(NULL, text);
+	ALLOWED(p, LSEEK, 19999, 0, 0, 0);
+	ALLOWED(p, LSEEK, 0, 0, 0, 0);
+	DENIED(p, LSEEK, 20000, 0, 0, 0);
+	assert_int_equal(p->nnodes, 2 * 20000 - 1);
+	sf_policy_free(p);
+	free(text);
+}
+
+/* ---- values ---- */
+
+static void numbers_in_three_bases(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "lseek: offset == 0x1f || offset == 017 || offset == 42 || offset == 0");
+
+	(void)state;
+	ALLOWED(p, LSEEK, 0, 31, 0, 0);
+	ALLOWED(p, LSEEK, 0, 15, 0, 0);
+	ALLOWED(p, LSEEK, 0, 42, 0, 0);
+	ALLOWED(p, LSEEK, 0, 0, 0, 0);
+	DENIED(p, LSEEK, 0, 17, 0, 0);
+	sf_policy_free(p);
+	p = t_parse(NULL, "lseek: offset == 0XFF; lseek: offset == 18446744073709551615 || offset == 255");
+	ALLOWED(p, LSEEK, 0, 255, 0, 0);
+	sf_policy_free(p);
+}
+
+static void negatives_and_complement(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "openat: dfd == -100; lseek: offset == ~0 || offset == -0x10");
+
+	(void)state;
+	ALLOWED(p, OPENAT, (uint64_t)-100, 0, 0, 0);
+	ALLOWED(p, LSEEK, 0, UINT64_MAX, 0, 0);
+	ALLOWED(p, LSEEK, 0, (uint64_t)-16, 0, 0);
+	DENIED(p, LSEEK, 0, 16, 0, 0);
+	sf_policy_free(p);
+}
+
+static void constants_and_or_of_terms(void **state)
+{
+	struct sf_policy *p = t_parse(NULL,
+		"openat: dfd == AT_FDCWD && flags == O_WRONLY|O_CREAT|O_TRUNC");
+	struct sf_policy *q = t_parse(NULL,
+		"mmap: prot & PROT_EXEC|PROT_WRITE");
+
+	(void)state;
+	ALLOWED(p, OPENAT, (uint64_t)-100, 0, 01 | 0100 | 01000, 0);
+	DENIED(p, OPENAT, (uint64_t)-100, 0, 01 | 0100, 0);
+	DENIED(p, OPENAT, 3, 0, 01 | 0100 | 01000, 0);
+	ALLOWED(q, MMAP, 0, 0, 4, 0);
+	ALLOWED(q, MMAP, 0, 0, 2, 0);
+	DENIED(q, MMAP, 0, 0, 1, 0);
+	assert_string_equal(t_print(p),
+		"sys_openat: dfd == -100 && flags == 577\n");
+	sf_policy_free(p);
+	sf_policy_free(q);
+}
+
+/* ---- type rules ---- */
+
+static void unsigned_int_cut_to_low_32_bits(void **state)
+{
+	/* The kernel reads an unsigned int fd from the low 32 bits: the
+	 * register 0x100000001 is fd 1. */
+	struct sf_policy *p = t_parse(NULL, "read: fd != 1; write: fd == 1");
+
+	(void)state;
+	DENIED(p, READ, 0x100000001ull, 0, 0, 0);
+	DENIED(p, READ, 1, 0, 0, 0);
+	ALLOWED(p, READ, 2, 0, 0, 0);
+	ALLOWED(p, WRITE, 0xffffffff00000001ull, 0, 0, 0);
+	sf_policy_free(p);
+}
+
+static void signed_int_sign_extends(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "openat: dfd == -100; kill: sig < 0");
+
+	(void)state;
+	ALLOWED(p, OPENAT, (uint64_t)-100, 0, 0, 0);
+	ALLOWED(p, OPENAT, 0xffffff9cull, 0, 0, 0); /* high word is ignored */
+	ALLOWED(p, OPENAT, 0x12345678ffffff9cull, 0, 0, 0);
+	DENIED(p, OPENAT, 0xffffff9dull, 0, 0, 0);
+	ALLOWED(p, KILL, 0, 0x80000000ull, 0, 0); /* INT_MIN */
+	DENIED(p, KILL, 0, 0x7fffffffull, 0, 0);
+	DENIED(p, KILL, 0, 0xffffffff00000001ull, 0, 0); /* sig 1 */
+	sf_policy_free(p);
+}
+
+static void umode_t_cut_to_16_bits(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "openat: mode == 0644");
+
+	(void)state;
+	ALLOWED(p, OPENAT, 0, 0, 0, 0644);
+	ALLOWED(p, OPENAT, 0, 0, 0, 0x10000 | 0644);
+	DENIED(p, OPENAT, 0, 0, 0, 0755);
+	sf_policy_free(p);
+}
+
+static void same_bits_same_value(void **state)
+{
+	/* 0xffffff9c fits a 32-bit int as the pattern of -100. */
+	struct sf_policy *p = t_parse(NULL, "openat: dfd == 0xffffff9c");
+	struct sf_policy *q = t_parse(NULL, "read: fd == -1");
+
+	(void)state;
+	assert_string_equal(t_print(p), "sys_openat: dfd == -100\n");
+	ALLOWED(q, READ, 0xffffffffull, 0, 0, 0);
+	assert_string_equal(t_print(q), "sys_read: fd == 0xffffffff\n");
+	sf_policy_free(p);
+	sf_policy_free(q);
+}
+
+static void pointers_compare_as_numbers(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "read: buf != 0 && count <= 4096");
+
+	(void)state;
+	DENIED(p, READ, 0, 0, 10, 0);
+	ALLOWED(p, READ, 0, 0x7ffd0000, 10, 0);
+	DENIED(p, READ, 0, 0x7ffd0000, 4097, 0);
+	sf_policy_free(p);
+}
+
+static void argn_names(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "read: arg0 == 3 && arg2 < 10");
+
+	(void)state;
+	ALLOWED(p, READ, 3, 0, 9, 0);
+	DENIED(p, READ, 3, 0, 10, 0);
+	assert_string_equal(t_print(p), "sys_read: fd == 3 && count < 10\n");
+	sf_policy_free(p);
+}
+
+/* ---- errors: kind, line, column, caret ---- */
+
+struct error_case {
+	const char *text;
+	int code;
+	unsigned line, col;
+	const char *message; /* a substring of the first line */
+};
+
+static void errors_at_exact_positions(void **state)
+{
+	static const struct error_case cases[] = {
+		{ "read: 1\nsys_read: fdd == 0", -EINVAL, 2, 11,
+		  "unknown argument 'fdd' for sys_read (expected fd, buf, count, arg0..arg2)" },
+		{ "raed: 1", -EINVAL, 1, 1, "unknown syscall 'raed' (did you mean 'read'?)" },
+		{ "sys_raed: 1", -EINVAL, 1, 1, "did you mean 'read'?" },
+		{ "xyzzyplugh: 1", -EINVAL, 1, 1, "unknown syscall 'xyzzyplugh'" },
+		{ "999: 1", -EINVAL, 1, 1, "no x86-64 syscall has number 999" },
+		{ "read 1", -EINVAL, 1, 6, "expected ':' after 'read', got '1'" },
+		{ "read:", -EINVAL, 1, 6, "expected 1 (allow), 0 (remove) or an expression after ':'" },
+		{ "read: 2", -EINVAL, 1, 7, "expected 1 (allow), 0 (remove) or an expression, got '2'" },
+		{ "read: fd", -EINVAL, 1, 9, "expected a comparison" },
+		{ "read: fd =", -EINVAL, 1, 10, "unexpected character '='" },
+		{ "read: fd == ", -EINVAL, 1, 13, "expected a number or a constant" },
+		{ "read: fd == 1 junk", -EINVAL, 1, 15, "unexpected 'junk' after the rule" },
+		{ "read: (fd == 1", -EINVAL, 1, 15, "expected ')' to close the '(' at column 7" },
+		{ "read: fd == 08", -EINVAL, 1, 14, "invalid digit '8' in octal number" },
+		{ "read: fd == 0x", -EINVAL, 1, 13, "'0x' is not a number" },
+		{ "read: fd == 12a", -EINVAL, 1, 15, "invalid digit 'a' in decimal number" },
+		{ "read: fd == 99999999999999999999", -EINVAL, 1, 13, "does not fit in 64 bits" },
+		{ "read: fd == 0x100000000", -EINVAL, 1, 13, "value does not fit 'fd', a 32-bit argument" },
+		{ "openat: dfd == -2147483649", -EINVAL, 1, 16, "does not fit 'dfd'" },
+		{ "openat: mode == 0x10000", -EINVAL, 1, 17, "a 16-bit argument" },
+		{ "openat: flags & O_WRONGLY", -EINVAL, 1, 17, "unknown constant 'O_WRONGLY' (did you mean 'O_WRONLY'?)" },
+		{ "getpid: arg0 == 1", -EINVAL, 1, 9, "sys_getpid takes no arguments" },
+		{ "read: arg3 == 1", -EINVAL, 1, 7, "unknown argument 'arg3'" },
+		{ "*: fd == 1", -EINVAL, 1, 4, "'*' takes only 1 or 0" },
+		{ "on_next_syscall: arg0 == 1", -EINVAL, 1, 18, "'on_next_syscall' takes only 1 or 0" },
+		{ "read: 1\n\n  write: 1 $", -EINVAL, 3, 12, "unexpected character '$'" },
+		{ "read: 1 # \xc3\xa9\nwrite: \xc3\xa9", -EINVAL, 2, 8, "unexpected byte 0xc3" },
+		{ ": 1", -EINVAL, 1, 1, "expected a syscall name, '*' or 'on_next_syscall'" },
+		{ "read: fd == 1 ||", -EINVAL, 1, 17, "expected an argument name" },
+		{ "read: fd == --1", -EINVAL, 1, 14, "expected a number or a constant, got '-'" },
+	};
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sf_error e = t_parse_error(NULL, cases[i].text);
+		char head[64];
+
+		snprintf(head, sizeof(head), "t.conf:%u:%u: error: ", cases[i].line, cases[i].col);
+		if (e.code != cases[i].code || e.line != cases[i].line ||
+		    e.col != cases[i].col || strncmp(e.text, head, strlen(head)) != 0 ||
+		    !strstr(e.text, cases[i].message))
+			fail_msg("case %u: %s\nwant %s...%s (code %d)\ngot (code %d):\n%s", i,
+				 cases[i].text, head, cases[i].message, cases[i].code,
+				 e.code, e.text);
+	}
+}
+
+static void error_shows_line_and_caret(void **state)
+{
+	struct sf_error e = t_parse_error(NULL, "read: 1\nwrite: 1\nsys_read: fdd == 0\n");
+
+	(void)state;
+	assert_string_equal(e.text,
+		"t.conf:3:11: error: unknown argument 'fdd' for sys_read (expected fd, buf, count, arg0..arg2)\n"
+		"    3 | sys_read: fdd == 0\n"
+		"      |           ^~~\n"
+		"      |           fd\n");
+}
+
+static void caret_follows_tabs(void **state)
+{
+	struct sf_error e = t_parse_error(NULL, "\tread:\tfd == 0x100000000");
+
+	(void)state;
+	assert_non_null(strstr(e.text, "    1 | \tread:\tfd == 0x100000000\n"
+					"      | \t     \t      ^~~~~~~~~~~\n"));
+}
+
+static void limits(void **state)
+{
+	char *text;
+	struct sf_error e;
+	size_t n = 0;
+	int i;
+
+	(void)state;
+	/* nesting: 64 levels are fine, 65 are not */
+	text = malloc(4096);
+	n = (size_t)sprintf(text, "read: ");
+	for (i = 0; i < 64; i++)
+		text[n++] = '(';
+	n += (size_t)sprintf(text + n, "fd == 1");
+	for (i = 0; i < 64; i++)
+		text[n++] = ')';
+	text[n] = '\0';
+	sf_policy_free(t_parse(NULL, text));
+	n = (size_t)sprintf(text, "read: ");
+	for (i = 0; i < 64; i++)
+		text[n++] = '!';
+	n += (size_t)sprintf(text + n, "(fd == 1)");
+	text[n] = '\0';
+	e = t_parse_error(NULL, text);
+	assert_int_equal(e.code, -E2BIG);
+	assert_int_equal(e.col, 6 + 65);
+	assert_non_null(strstr(e.text, "nested deeper than 64 levels"));
+	free(text);
+
+	/* text size: 1 MiB is the limit */
+	text = malloc(SF_MAX_TEXT + 2);
+	memset(text, '\n', SF_MAX_TEXT + 1);
+	memcpy(text, "read: 1", 7);
+	text[SF_MAX_TEXT + 1] = '\0';
+	e = t_parse_error(NULL, text);
+	assert_int_equal(e.code, -E2BIG);
+	assert_non_null(strstr(e.text, "t.conf: error: policy text is 1048577 bytes; the limit is 1 MiB"));
+	text[SF_MAX_TEXT] = '\0';
+	sf_policy_free(t_parse(NULL, text));
+	free(text);
+}
+
+static void nul_byte_is_an_error(void **state)
+{
+	struct sf_policy *p = NULL;
+	struct sf_error e;
+
+	(void)state;
+	assert_int_equal(sf_policy_apply(NULL, "t.conf", "read: 1\0write: 1", 16, &p, &e), -EINVAL);
+	assert_non_null(strstr(e.text, "t.conf:1:8: error: unexpected NUL byte"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(directive_spellings),
+		cmocka_unit_test(entry_point_alias),
+		cmocka_unit_test(rule_separators_and_comments),
+		cmocka_unit_test(empty_policy_allows_nothing),
+		cmocka_unit_test(star_and_on_next_syscall),
+		cmocka_unit_test(comparison_operators),
+		cmocka_unit_test(precedence),
+		cmocka_unit_test(negation),
+		cmocka_unit_test(long_chains_stay_shallow),
+		cmocka_unit_test(numbers_in_three_bases),
+		cmocka_unit_test(negatives_and_complement),
+		cmocka_unit_test(constants_and_or_of_terms),
+		cmocka_unit_test(unsigned_int_cut_to_low_32_bits),
+		cmocka_unit_test(signed_int_sign_extends),
+		cmocka_unit_test(umode_t_cut_to_16_bits),
+		cmocka_unit_test(same_bits_same_value),
+		cmocka_unit_test(pointers_compare_as_numbers),
+		cmocka_unit_test(argn_names),
+		cmocka_unit_test(errors_at_exact_positions),
+		cmocka_unit_test(error_shows_line_and_caret),
+		cmocka_unit_test(caret_follows_tabs),
+		cmocka_unit_test(limits),
+		cmocka_unit_test(nul_byte_is_an_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,119 @@
+/* Canonical printing: parse(print(p)) is p, for a corpus that includes every
+ * example of the 2011 proposal (../shared/seeds) and randomly generated
+ * policies.  "Is p" is checked two ways: the re-printed text is identical,
+ * and both blocks decide alike on a set of argument vectors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eval.h"
+#include "tsupport.h"
+
+static const char *const corpus[] = {
+	/* the proposal's documentation (seed 004) */
+	"sys_read: (fd == 1) || (fd == 2)\n"
+	"sys_write: (fd == 0)\n"
+	"sys_exit: 1\n"
+	"sys_exit_group: 1\n"
+	"on_next_syscall: 1",
+	"sys_read: 1\nsys_write: 1\nsys_mmap: 1\nsys_prctl: 1\n",
+	"sys_read: 1\nsys_write: 1\nsys_mmap: 1\nsys_prctl: 1\nsys_mmap: 0",
+	/* the proposal's cover letter (seed 002) */
+	"  sys_read: fd == 0\n  sys_write: fd == 1\n  sys_exit_group: 1\n",
+	/* the SPEC's examples */
+	"read: fd == 0; write: fd == 1 || fd == 2; exit_group: 1",
+	"*: 1\nptrace: 0",
+	"openat: dfd == AT_FDCWD && flags & O_WRONLY|O_CREAT",
+	/* every operator, negative and large values, all six argument types */
+	"lseek: offset < -1 || offset <= 0x7fffffffffffffff && whence >= 2",
+	"mmap: !(prot & PROT_EXEC) && (flags & MAP_SHARED || fd == -1)\nmmap: len > 4096",
+	"openat: mode == 0644 || !!(mode != 0600)",
+	"kill: pid > 0 && sig != SIGKILL; kill: sig <= 31",
+	"read: buf == 0xffffffffffffffff || count & 0x8000000000000000",
+	"read: ((fd == 1) && ((count < 10))) || (fd == 2 && (count < 20 || count > 30))",
+	"0: 1; 1: arg0 == 3; 60: 1",
+	"on_next_syscall: 1",
+	"",
+};
+
+static void check_round_trip(const char *text)
+{
+	struct sf_policy *p = t_parse(NULL, text);
+	char *once = strdup(t_print(p));
+	struct sf_policy *q = t_parse(NULL, once);
+	unsigned nr, v;
+
+	if (strcmp(once, t_print(q)) != 0)
+		fail_msg("round trip changed the text\nsource:\n%s\nprinted:\n%s\nreprinted:\n%s",
+			 text, once, t_print(q));
+	assert_int_equal(p->pending, q->pending);
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		for (v = 0; v < 64; v++) {
+			static const uint64_t vals[] = {
+				0, 1, 2, 3, 10, 20, 31, 4096, 4097, 0x40, 0x41, 0644,
+				(uint64_t)-1, (uint64_t)-100, 0x7fffffffffffffffull,
+				0x8000000000000000ull, 0x100000001ull, 0xffffffffull,
+			};
+			uint64_t a[6];
+			unsigned k;
+			for (k = 0; k < 6; k++)
+				a[k] = vals[(v * 7 + k * 5 + nr) % (sizeof(vals) / sizeof(vals[0]))];
+			assert_int_equal(sf_decide(p, nr, a) == SF_ALLOW, sf_decide(q, nr, a) == SF_ALLOW);
+		}
+	}
+	free(once);
+	sf_policy_free(q);
+	sf_policy_free(p);
+}
+
+static void corpus_round_trips(void **state)
+{
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(corpus) / sizeof(corpus[0]); i++)
+		check_round_trip(corpus[i]);
+}
+
+static void seed_example_prints_canonically(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, corpus[0]);
+
+	(void)state;
+	assert_string_equal(t_print(p),
+		"on_next_syscall: 1\n"
+		"sys_read: fd == 1 || fd == 2\n"
+		"sys_write: fd == 0\n"
+		"sys_exit: 1\n"
+		"sys_exit_group: 1\n");
+	sf_policy_free(p);
+}
+
+static void random_policies_round_trip(void **state)
+{
+	static char text[1 << 16];
+	uint64_t rng = 0x5ecf11e2;
+	unsigned round;
+
+	(void)state;
+	for (round = 0; round < 300; round++) {
+		t_random_policy(text, sizeof(text), &rng, 12);
+		check_round_trip(text);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(corpus_round_trips),
+		cmocka_unit_test(seed_example_prints_canonically),
+		cmocka_unit_test(random_policies_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

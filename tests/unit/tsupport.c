@@ -1,0 +1,123 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eval.h"
+#include "tsupport.h"
+
+struct sf_policy *t_parse(const struct sf_policy *cur, const char *text)
+{
+	struct sf_policy *p = NULL;
+	struct sf_error err;
+	int rc = sf_policy_apply(cur, "t.conf", text, strlen(text), &p, &err);
+
+	if (rc)
+		fail_msg("policy rejected (%d):\n%s\n%s", rc, text, err.text);
+	return p;
+}
+
+struct sf_error t_parse_error(const struct sf_policy *cur, const char *text)
+{
+	struct sf_policy *p = NULL;
+	struct sf_error err;
+	int rc = sf_policy_apply(cur, "t.conf", text, strlen(text), &p, &err);
+
+	if (!rc)
+		fail_msg("policy accepted, expected an error:\n%s", text);
+	assert_int_equal(rc, err.code);
+	assert_null(p);
+	return err;
+}
+
+const char *t_print(const struct sf_policy *p)
+{
+	static char buf[1 << 16];
+	size_t n = sf_policy_print(p, buf, sizeof(buf));
+
+	assert_true(n < sizeof(buf));
+	return buf;
+}
+
+int t_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
+	     uint64_t a2, uint64_t a3)
+{
+	uint64_t args[6] = { a0, a1, a2, a3, 0, 0 };
+	return sf_decide(p, (uint64_t)nr, args);
+}
+
+uint64_t t_rnd(uint64_t *state)
+{
+	/* xorshift64*: deterministic across machines */
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dull;
+}
+
+/* A value that fits the argument's type, biased to the edges. */
+static void random_value(char *buf, size_t cap, const struct sf_sysarg *arg, uint64_t *rng)
+{
+	static const char *const fixed[] = { "0", "1", "-1", "~0", "0644", "0x7fff",
+					     "-32768", "65535" };
+	static const char *const fixed32[] = { "0x7fffffff", "-2147483648", "0xffffffff",
+					       "AT_FDCWD", "O_WRONLY|O_CREAT" };
+	uint64_t r = t_rnd(rng);
+
+	if (r % 3 == 0)
+		snprintf(buf, cap, "%s", fixed[r % (sizeof(fixed) / sizeof(fixed[0]))]);
+	else if (arg->type == SF_T_U16)
+		snprintf(buf, cap, "%u", (unsigned)(r % 65536));
+	else if (arg->type == SF_T_S32 || arg->type == SF_T_U32)
+		snprintf(buf, cap, "%s", r % 3 == 1 ? fixed32[r % 5] : "0x89abcdef");
+	else
+		snprintf(buf, cap, "0x%llx", (unsigned long long)t_rnd(rng));
+	if ((arg->type == SF_T_S32 || arg->type == SF_T_U32) && r % 3 == 2)
+		snprintf(buf, cap, "%lld", (long long)(int32_t)t_rnd(rng));
+}
+
+static void random_expr(char *buf, size_t cap, size_t *n, const struct sf_syscall *sc,
+			unsigned depth, uint64_t *rng)
+{
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&" };
+	uint64_t r = t_rnd(rng);
+
+	if (depth == 0 || r % 3 == 0) {
+		unsigned a = (unsigned)(t_rnd(rng) % sc->nargs);
+		char value[32];
+		random_value(value, sizeof(value), &sc->args[a], rng);
+		*n += (size_t)snprintf(buf + *n, cap - *n, "%s %s %s",
+				       r & 8 ? sc->args[a].name : (char[]){ 'a', 'r', 'g', (char)('0' + a), 0 },
+				       ops[t_rnd(rng) % 7], value);
+	} else if (r % 3 == 1) {
+		*n += (size_t)snprintf(buf + *n, cap - *n, "!(");
+		random_expr(buf, cap, n, sc, depth - 1, rng);
+		*n += (size_t)snprintf(buf + *n, cap - *n, ")");
+	} else {
+		*n += (size_t)snprintf(buf + *n, cap - *n, "(");
+		random_expr(buf, cap, n, sc, depth - 1, rng);
+		*n += (size_t)snprintf(buf + *n, cap - *n, r & 4 ? " || " : " && ");
+		random_expr(buf, cap, n, sc, depth - 1, rng);
+		*n += (size_t)snprintf(buf + *n, cap - *n, ")");
+	}
+}
+
+void t_random_policy(char *text, size_t cap, uint64_t *rng, unsigned rules)
+{
+	size_t n = 0;
+	unsigned rule;
+
+	text[0] = '\0';
+	for (rule = 0; rule < rules && n + 512 < cap; rule++) {
+		const struct sf_syscall *sc = &sf_syscalls[t_rnd(rng) % sf_syscall_count];
+		n += (size_t)snprintf(text + n, cap - n, "sys_%s: ", sc->name);
+		if (sc->nargs == 0 || t_rnd(rng) % 4 == 0)
+			n += (size_t)snprintf(text + n, cap - n, "%d", (int)(t_rnd(rng) % 2));
+		else
+			random_expr(text, cap - 256, &n, sc, 4, rng);
+		n += (size_t)snprintf(text + n, cap - n, "\n");
+	}
+}
