@@ -54,6 +54,21 @@ $(B)/gen/consts_data.c: syscalls/x86_64/constants.tbl syscalls/gen-consts.awk
 	@mkdir -p $(@D)
 	LC_ALL=C sort -k1,1 -s $< | awk -f syscalls/gen-consts.awk > $@.tmp && mv $@.tmp $@
 
+# References for tests/unit/test_systab.c from the build machine's headers:
+# every __NR_* its <asm/unistd_64.h> defines, and a check of each table
+# constant against whatever header also defines it.
+$(B)/gen/unistd_list.h:
+	@mkdir -p $(@D)
+	echo '#include <asm/unistd_64.h>' | $(CC) -dM -E -x c - > $@.defs
+	awk '$$1 == "#define" && $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { sub(/^__NR_/, "", $$2); printf "SF_UNISTD(%s, %s)\n", $$2, $$3 }' \
+		$@.defs > $@.tmp && rm -f $@.defs && mv $@.tmp $@
+
+$(B)/gen/consts_check.h: syscalls/x86_64/constants.tbl syscalls/gen-constcheck.awk
+	@mkdir -p $(@D)
+	awk -f syscalls/gen-constcheck.awk $< > $@.tmp && mv $@.tmp $@
+
+$(B)/tests/test_systab: $(B)/gen/unistd_list.h $(B)/gen/consts_check.h
+
 $(B)/gen/wrappers.c: preload/wrappers.tbl preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl
 	@mkdir -p $(@D)
 	awk -f preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl $< > $@.tmp && mv $@.tmp $@

@@ -37,6 +37,10 @@ const struct sf_syscall *sf_syscall_lookup(const char *name, size_t len)
 		for (i = 0; i < sf_syscall_count; i++)
 			if (name_is(sf_syscalls[i].name, name + 4, len - 4))
 				return &sf_syscalls[i];
+		/* sys_ni_syscall is the entry of every unimplemented number,
+		 * so it names no syscall in particular. */
+		if (name_is("sys_ni_syscall", name, len))
+			return NULL;
 		for (i = 0; i < sf_syscall_count; i++)
 			if (name_is(sf_syscalls[i].entry, name, len))
 				return &sf_syscalls[i];
@@ -44,6 +48,9 @@ const struct sf_syscall *sf_syscall_lookup(const char *name, size_t len)
 	return NULL;
 }
 
+/* Kernel names come first: prctl and keyctl call their arguments option,
+ * arg2..arg5 (the manual's numbering), and a policy that writes "arg2" for
+ * them means the kernel's arg2.  Every argument stays reachable by name. */
 int sf_syscall_arg(const struct sf_syscall *sc, const char *name, size_t len)
 {
 	int i;

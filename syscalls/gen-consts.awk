@@ -18,6 +18,12 @@ function fail(msg) {
 {
 	if (NF < 2 || $1 !~ /^[A-Z_][A-Z0-9_]*$/) fail("bad row '" $0 "' (expected NAME value)")
 	if ($2 !~ /^-?(0x[0-9a-fA-F]+|[0-9]+)$/) fail("bad value for " $1 ": '" $2 "'")
+	# C would silently truncate a literal wider than 64 bits; keep hex to
+	# 16 digits and decimal to 19 (below 2^64), which every value fits.
+	v = $2
+	sub(/^-/, "", v)
+	if (v ~ /^0x/) { sub(/^0x0*/, "", v); if (length(v) > 16) fail("value of " $1 " is wider than 64 bits") }
+	else { sub(/^0*/, "", v); if (length(v) > 19) fail("value of " $1 " is out of range") }
 	if ($1 == prev) fail("duplicate constant " $1)
 	prev = $1
 	printf "\t{ \"%s\", %sULL },\n", $1, $2

@@ -1,6 +1,9 @@
 # Generates the C syscall table from syscalls/x86_64/syscalls.tbl.
 # Refuses rows out of order, duplicate numbers or names, numbers at or above
-# SF_NR_COUNT, unknown type classes and more than six arguments.
+# SF_NR_COUNT, unknown type classes, more than six arguments, an argument
+# named twice in a row, and sys_ni_syscall rows with arguments (the kernel
+# reads none for them).  Entry points must be unique, sys_ni_syscall aside,
+# because policies accept them as aliases.
 BEGIN {
 	types["s32"] = "SF_T_S32"; types["u32"] = "SF_T_U32"; types["u16"] = "SF_T_U16"
 	types["s64"] = "SF_T_S64"; types["u64"] = "SF_T_U64"; types["ptr"] = "SF_T_PTR"
@@ -24,11 +27,19 @@ function fail(msg) {
 	if (NF < 3) fail("expected: number name entry [type:arg ...]")
 	if ($2 in seen) fail("duplicate name " $2)
 	seen[$2] = 1
+	if ($3 !~ /^sys_[a-z0-9_]+$/) fail("bad entry point '" $3 "'")
+	if ($3 != "sys_ni_syscall") {
+		if ($3 in entries) fail("entry point " $3 " also used by " entries[$3])
+		entries[$3] = $2
+	} else if (NF > 3) fail("sys_ni_syscall takes no arguments")
 	if (NF - 3 > 6) fail("more than six arguments")
 	args = ""
+	split("", argseen)
 	for (i = 4; i <= NF; i++) {
 		if (split($i, p, ":") != 2 || !(p[1] in types) || p[2] !~ /^[a-z_][a-z0-9_]*$/)
 			fail("bad argument '" $i "' (expected type:name, type one of s32 u32 u16 s64 u64 ptr)")
+		if (p[2] in argseen) fail("argument " p[2] " named twice")
+		argseen[p[2]] = 1
 		args = args sprintf("{ \"%s\", %s }, ", p[2], types[p[1]])
 	}
 	printf "\t{ \"%s\", \"%s\", %d, %d, { %s} },\n", $2, $3, nr, NF - 3, args
