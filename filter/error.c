@@ -154,7 +154,12 @@ const char *sf_closest(const char *word, size_t len,
 	unsigned limit = len / 3 > 1 ? len / 3 : 1;
 
 	for (i = 0; (cand = next(ctx, i)) != NULL; i++) {
-		unsigned d = edit_distance(word, len, cand);
+		size_t clen = strlen(cand);
+		unsigned d;
+
+		if (clen > len + limit || len > clen + limit)
+			continue; /* the length alone is too far */
+		d = edit_distance(word, len, cand);
 		if (d < best_d) {
 			best_d = d;
 			best = cand;

@@ -45,7 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sf_policy *p, *q;
 	struct sf_error err;
 
-	if (!base && sf_policy_apply(NULL, "<base>", "read: fd < 10; write: 1; close: 1", 34,
+	static const char base_text[] = "read: fd < 10; write: 1; close: 1";
+
+	if (!base && sf_policy_apply(NULL, "<base>", base_text, sizeof(base_text) - 1,
 				     &base, &err) != 0)
 		abort();
 	if (sf_policy_apply(NULL, "<fuzz>", (const char *)data, size, &p, &err) == 0) {
