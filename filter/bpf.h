@@ -14,8 +14,10 @@
  * SECCOMP_RET_ALLOW or kill_action (SECCOMP_RET_KILL_PROCESS, or
  * SECCOMP_RET_TRAP when a handler reports).  p->pending is ignored: the
  * caller installs the program only when the policy is to be in force.
- * Allocates nothing.  Returns 0, or -E2BIG (with err filled in) when the
- * program would exceed cap or SF_BPF_MAX instructions. */
+ * Allocates nothing (out[0, cap) is also its scratch space).  Returns 0,
+ * or -E2BIG (with err filled in) when the program would exceed cap or
+ * SF_BPF_MAX instructions, or -EINVAL for a malformed block or a
+ * kill_action of SECCOMP_RET_ALLOW. */
 int sf_bpf_compile(const struct sf_policy *p, uint32_t kill_action,
 		   struct sock_filter *out, unsigned cap, unsigned *len,
 		   struct sf_error *err);
