@@ -1,0 +1,60 @@
+# secfilter learn: the policy it writes lets the same run succeed, in both
+# modes, and no more than that; it follows threads and children, counts
+# calls, and passes the program's status on.
+. "$TOP/tests/e2e/lib.sh"
+exec 3>&2
+fail() { echo "FAIL: $*" >&3; exit 1; }
+
+dyn=$PROGS/cli_prog
+static=$PROGS/cli_prog-static
+
+expect_status 0 $SECFILTER learn -o learned.conf -- $dyn out hi fork thread > out
+expect_grep '^hi$' out
+# header: the command and the date; one counted line per syscall
+expect_grep "^#.* $dyn out hi fork thread\$" learned.conf
+expect_grep '^# on [0-9]{4}-[0-9]{2}-[0-9]{2} ' learned.conf
+expect_grep '^sys_write: 1 +# [0-9]+ calls?$' learned.conf
+expect_grep '^sys_getuid: 1 +# 1 call$' learned.conf   # the forked child's
+expect_grep '^sys_getgid: 1 +# 1 call$' learned.conf   # the thread's
+expect_grep '^sys_mmap: 1 ' learned.conf               # the loader's
+expect_no_grep '^sys_getppid' learned.conf
+expect_no_grep '^sys_execve' learned.conf             # run's exec, not PROG's
+# number order, and a valid policy
+nrs=$(grep '^sys_' learned.conf | cut -d: -f1 | sed 's/^sys_//' | xargs $SECFILTER syscalls | cut -d' ' -f1)
+[ "$nrs" = "$(echo "$nrs" | sort -n)" ] || fail "not in number order"
+expect_status 0 $SECFILTER check -q learned.conf
+
+# the same run succeeds under it, with the library and in trusted mode
+expect_status 0 $SECFILTER run -p learned.conf -- $dyn out hi fork thread > out
+expect_grep '^hi$' out
+expect_status 0 $SECFILTER run --trusted -p learned.conf -- $dyn out hi fork thread > out
+expect_grep '^hi$' out
+# and it is no allow-all
+expect_status 137 $SECFILTER run -p learned.conf -- $dyn getppid 2> /dev/null
+expect_status 159 $SECFILTER run --trusted -p learned.conf -- $dyn getppid 2> /dev/null
+
+# a static program (which the library could not have seen)
+expect_status 0 $SECFILTER learn -o static.conf -- $static out hi thread > /dev/null
+expect_status 0 $SECFILTER run -p static.conf -- $static out hi thread > out
+expect_grep '^hi$' out
+
+# a real program through PATH, to standard output
+expect_status 0 $SECFILTER learn -- ls /etc > ls.out
+grep -q '^sys_getdents64: 1' ls.out || fail "ls did not need getdents64? $(cat ls.out)"
+sed -n '/^# Learned/,$p' ls.out > ls.conf
+expect_status 0 $SECFILTER run -p ls.conf -- ls /etc > /dev/null
+expect_status 0 $SECFILTER run --trusted -p ls.conf -- ls /etc > /dev/null
+
+# the program's status is learn's; the policy is written all the same
+expect_status 3 $SECFILTER learn -o exit.conf -- $dyn exit 3
+expect_grep '^sys_exit_group: 1 ' exit.conf
+expect_status 143 $SECFILTER learn -o killed.conf -- $dyn kill 15
+expect_grep '^sys_kill: 1 ' killed.conf
+
+# not found, usage
+expect_status 127 $SECFILTER learn -o x.conf -- no-such-program-here 2> /dev/null
+[ -e x.conf ] && fail "learn wrote a policy for a program that never ran"
+expect_status 2 $SECFILTER learn -o x.conf 2> /dev/null
+expect_status 125 $SECFILTER learn -o /nonexistent/dir/x.conf -- $dyn out hi > /dev/null 2> err
+expect_grep 'nonexistent/dir/x.conf' err
+exit 0

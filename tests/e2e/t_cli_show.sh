@@ -1,0 +1,63 @@
+# secfilter show PID: the policy of a running filtered process, as check
+# prints it; a clear refusal for a process without one, and for a reader
+# who is neither its owner nor root.
+. "$TOP/tests/e2e/lib.sh"
+exec 3>&2
+fail() { echo "FAIL: $*" >&3; exit 1; }
+
+policy='*: 1; ptrace: 0; write: fd == 1 || fd == 2 || fd > 100; kill: sig != 9'
+expect_status 0 $SECFILTER check - <<< "$policy" > want
+
+# wait_child PARENT: the pid of PARENT's child, once its policy is published
+wait_shown() {
+	local i child
+	for i in $(seq 100); do
+		child=$(pgrep -P "$1" | head -1)
+		if [ -n "$child" ] && $SECFILTER show "$child" > shown 2> /dev/null; then
+			echo "$child"
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
+$SECFILTER run -e "$policy" -- sleep 5 & runner=$!
+child=$(wait_shown $runner) || fail "show never succeeded on the child of $runner"
+cmp want shown || { diff want shown >&3; fail "show differs from check's canonical output"; }
+# show's output is itself a policy that parses to the same
+expect_status 0 $SECFILTER check shown > again
+cmp want again || fail "show's output does not re-parse to itself"
+
+# only the owner or root: another user is refused
+if command -v setpriv > /dev/null && [ "$(id -u)" = 0 ]; then
+	expect_status 125 setpriv --reuid=65534 --regid=65534 --clear-groups $SECFILTER show $child 2> err
+	expect_grep 'permission denied' err
+fi
+kill $runner; wait $runner
+
+# a pending policy shows as such
+$SECFILTER run -e "on_next_syscall: 1; $policy" -- sleep 5 & runner=$!
+child=$(wait_shown $runner) || fail "show never succeeded on a pending policy"
+expect_grep '^on_next_syscall: 1$' shown
+head -1 shown | grep -q '^on_next_syscall: 1$' || fail "on_next_syscall is not first"
+kill $runner; wait $runner
+
+# a process that is not filtered
+sleep 5 & plain=$!
+expect_status 1 $SECFILTER show $plain 2> err
+expect_grep "^secfilter: show: process $plain is not running under secfilter$" err
+kill $plain; wait $plain
+# a process under a kernel filter only (trusted mode)
+$SECFILTER run --trusted -e '*: 1' -- sleep 5 & runner=$!
+for i in $(seq 100); do child=$(pgrep -P $runner | head -1); [ -n "$child" ] &&
+	grep -q '^Seccomp:[[:space:]]*2' /proc/$child/status 2> /dev/null && break; sleep 0.05; done
+expect_status 1 $SECFILTER show $child 2> err
+expect_grep 'kernel seccomp filter' err
+kill $runner; wait $runner
+# no such process, not a pid
+expect_status 1 $SECFILTER show 2147483647 2> err
+expect_grep '^secfilter: show: no process 2147483647$' err
+expect_status 2 $SECFILTER show abc 2> /dev/null
+expect_status 2 $SECFILTER show 2> /dev/null
+exit 0

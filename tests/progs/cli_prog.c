@@ -1,0 +1,78 @@
+/* A test program for the secfilter command's tests: does what its
+ * arguments say, in order, with raw syscalls where the exact call matters.
+ *   out TEXT     write TEXT and a newline to stdout
+ *   touch FILE   create FILE (a marker that the program's code ran)
+ *   getppid      call getppid (a syscall a policy can leave out)
+ *   fork         fork a child that calls getuid, and wait for it
+ *   thread       run a thread that calls getgid, and join it
+ *   sleep SECS   sleep
+ *   kill SIG     send itself signal SIG
+ *   exit N       exit with status N
+ * cli_prog-static.c is the same program, linked -static. */
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	syscall(SYS_getgid);
+	return NULL;
+}
+
+static void say(const char *s)
+{
+	if (write(1, s, strlen(s)) < 0 || write(1, "\n", 1) < 0)
+		_exit(99);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
+
+		if (strcmp(a, "out") == 0) {
+			say(v);
+			i++;
+		} else if (strcmp(a, "touch") == 0) {
+			int fd = open(v, O_WRONLY | O_CREAT, 0644);
+			if (fd >= 0)
+				close(fd);
+			i++;
+		} else if (strcmp(a, "getppid") == 0) {
+			syscall(SYS_getppid);
+		} else if (strcmp(a, "fork") == 0) {
+			pid_t p = fork();
+			if (p == 0) {
+				syscall(SYS_getuid);
+				_exit(0);
+			}
+			waitpid(p, NULL, 0);
+		} else if (strcmp(a, "thread") == 0) {
+			pthread_t t;
+			pthread_create(&t, NULL, thread_main, NULL);
+			pthread_join(t, NULL);
+		} else if (strcmp(a, "sleep") == 0) {
+			struct timespec ts = { atoi(v), 0 };
+			nanosleep(&ts, NULL);
+			i++;
+		} else if (strcmp(a, "kill") == 0) {
+			kill(getpid(), atoi(v));
+			i++;
+		} else if (strcmp(a, "exit") == 0) {
+			_exit(atoi(v));
+		} else {
+			say("cli_prog: unknown action");
+			return 2;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,170 @@
+/* secfilter compile: the policy as the kernel filter trusted mode installs
+ * (SPEC §4), shown as a disassembly, as C, or as the raw program. */
+#include <errno.h>
+#include <getopt.h>
+#include <linux/seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpf.h"
+#include "bpf_print.h"
+#include "secfilter.h"
+
+static const char usage[] =
+	"Usage: secfilter compile [-p FILE | -e TEXT] [--format=disasm|c|raw] [-o OUT]\n"
+	"Compile a policy to the seccomp-BPF program trusted mode installs\n"
+	"(kill action SECCOMP_RET_KILL_PROCESS) and print it.\n\n"
+	"  -p, --policy=FILE   the policy file ('-' is standard input)\n"
+	"  -e, --expr=TEXT     the policy text itself\n"
+	"  -f, --format=FMT    disasm (default), c (a C array), or raw (the\n"
+	"                      struct sock_filter array, 8 bytes per instruction)\n"
+	"  -o, --output=OUT    write to OUT instead of standard output\n"
+	"  -h, --help          show this help\n\n"
+	"Without -p or -e, SECFILTER_POLICY or SECFILTER_POLICY_FILE is used.\n"
+	"Exit status: 0, 1 invalid policy (or over 4096 instructions), 2 usage,\n"
+	"125 the output cannot be written.\n";
+
+enum format { FMT_DISASM, FMT_C, FMT_RAW };
+
+static int parse_format(const char *s, enum format *f)
+{
+	if (strcmp(s, "disasm") == 0)
+		*f = FMT_DISASM;
+	else if (strcmp(s, "c") == 0)
+		*f = FMT_C;
+	else if (strcmp(s, "raw") == 0)
+		*f = FMT_RAW;
+	else
+		return -1;
+	return 0;
+}
+
+/* Returns 0 and the program, or an exit status after saying why. */
+static int compile(const struct policy_in *in, const struct sf_policy *p,
+		   struct sock_filter *prog, unsigned *len)
+{
+	struct sf_error err;
+	int r;
+
+	memset(&err, 0, sizeof(err));
+	r = sf_bpf_compile(p, SECCOMP_RET_KILL_PROCESS, prog, SF_BPF_MAX, len, &err);
+	if (r == 0)
+		return 0;
+	if (err.text[0])
+		tool_err("compile: %s: %s", in->source, err.text);
+	else if (r == -E2BIG)
+		tool_err("compile: %s: the policy compiles to more than %u BPF "
+			 "instructions (the kernel limit)", in->source, SF_BPF_MAX);
+	else {
+		errno = -r;
+		tool_perr("compile: %s", in->source);
+	}
+	return r == -E2BIG ? EX_SF_POLICY : EX_SF_FAIL;
+}
+
+static int emit(FILE *out, enum format f, const struct sock_filter *prog, unsigned len)
+{
+	switch (f) {
+	case FMT_DISASM:
+		sf_bpf_print_disasm(out, prog, len);
+		break;
+	case FMT_C:
+		sf_bpf_print_c(out, prog, len);
+		break;
+	case FMT_RAW:
+		if (sf_bpf_write_raw(out, prog, len) < 0)
+			return -1;
+		break;
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+static int write_output(const char *path, enum format f, const struct sock_filter *prog,
+			unsigned len)
+{
+	FILE *out = stdout;
+
+	if (path && strcmp(path, "-") != 0) {
+		out = fopen(path, "we");
+		if (!out) {
+			tool_perr("compile: %s", path);
+			return EX_SF_FAIL;
+		}
+	}
+	if (emit(out, f, prog, len) < 0 || fflush(out) != 0) {
+		tool_perr("compile: %s", out == stdout ? "standard output" : path);
+		if (out != stdout) {
+			fclose(out);
+			unlink(path); /* no half-written program left behind */
+		}
+		return EX_SF_FAIL;
+	}
+	if (out != stdout && fclose(out) != 0) {
+		tool_perr("compile: %s", path);
+		unlink(path);
+		return EX_SF_FAIL;
+	}
+	return EX_SF_OK;
+}
+
+int cmd_compile(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "expr", required_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *file = NULL, *expr = NULL, *output = NULL;
+	enum format fmt = FMT_DISASM;
+	struct sock_filter *prog;
+	struct policy_in in;
+	struct sf_policy *p;
+	unsigned len = 0;
+	int o, r;
+
+	while ((o = getopt_long(argc, argv, "p:e:f:o:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'p':
+		case 'e':
+			if (file || expr)
+				return tool_usage_err("compile", "compile: give one policy: -p or -e");
+			*(o == 'p' ? &file : &expr) = optarg;
+			break;
+		case 'f':
+			if (parse_format(optarg, &fmt) < 0)
+				return tool_usage_err("compile", "compile: unknown format '%s' "
+						      "(disasm, c or raw)", optarg);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return EX_SF_OK;
+		default:
+			return tool_usage_err("compile", "compile: unknown option");
+		}
+	}
+	if (optind < argc)
+		return tool_usage_err("compile", "compile: unexpected argument '%s'", argv[optind]);
+	r = policy_in_load(&in, "compile", file, expr);
+	if (r)
+		return r;
+	r = policy_in_parse(&in, &p);
+	if (r) {
+		policy_in_free(&in);
+		return r;
+	}
+	prog = xmalloc(SF_BPF_MAX * sizeof(*prog));
+	r = compile(&in, p, prog, &len);
+	if (r == 0)
+		r = write_output(output, fmt, prog, len);
+	free(prog);
+	sf_policy_free(p);
+	policy_in_free(&in);
+	return r;
+}

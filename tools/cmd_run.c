@@ -1,0 +1,591 @@
+/* secfilter run: start PROG under a policy and exit with its status.
+ *
+ * Both modes start PROG the same way: a child stopped under our ptrace,
+ * exec'd, then taken to a chosen instruction before any of PROG's own
+ * code runs, checked, and let go (PTRACE_DETACH):
+ *
+ * - interposition: PROG runs with LD_PRELOAD=libsecfilter.so.  glibc skips
+ *   a preload it cannot load without failing, so run stops PROG at its
+ *   entry point (AT_ENTRY, after every library constructor) and requires
+ *   the library's handshake ("ok\n" on the SECFILTER_HANDSHAKE fd, written
+ *   once the policy is armed).  No handshake: PROG is killed, never run.
+ *
+ * - trusted: run stops PROG at the first instruction of its new image and
+ *   makes it call seccomp(SECCOMP_SET_MODE_FILTER) there.  Installing the
+ *   filter in the child before execve would subject that execve -- run's
+ *   act, not PROG's -- to the policy, forcing every policy to allow
+ *   execve; installing it after means the policy covers exactly PROG
+ *   (dynamic loader included), which is what on_next_syscall meant in the
+ *   proposal.  PR_SET_NO_NEW_PRIVS is set before the exec, as seccomp
+ *   requires of an unprivileged process.
+ *
+ * When PROG dies of SIGSYS (a kernel filter, ours or one the library
+ * installed for an exec'd static binary) run prints the diagnostic line of
+ * SPEC §3 from the kernel's audit record. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bpf.h"
+#include "kmsg.h"
+#include "secfilter.h"
+#include "trace.h"
+
+extern char **environ;
+
+static const char usage[] =
+	"Usage: secfilter run [-p FILE | -e TEXT] [--trusted | --interpose] [--log] -- PROG [ARG...]\n"
+	"Run PROG under a policy and exit with its status.\n\n"
+	"  -p, --policy=FILE  the policy file ('-' is standard input)\n"
+	"  -e, --expr=TEXT    the policy text itself\n"
+	"  -t, --trusted      kernel seccomp filter (the default for static PROG)\n"
+	"  -i, --interpose    the preload library (the default for dynamic PROG)\n"
+	"  -l, --log          report violations and let them proceed\n"
+	"  -h, --help         show this help\n\n"
+	"Without -p or -e, SECFILTER_POLICY or SECFILTER_POLICY_FILE is used.\n"
+	"SECFILTER_MODE=trusted and SECFILTER_ACTION=log give the defaults of\n"
+	"--trusted and --log; SECFILTER_LIBRARY names the library.\n"
+	"Exit status: PROG's (128+N when killed by signal N: 137 for a violation in\n"
+	"interposition mode, 159 in trusted mode), or 1 invalid policy, 2 usage,\n"
+	"125 secfilter failed or could not make the policy hold, 126 PROG cannot\n"
+	"be executed, 127 PROG not found.\n";
+
+enum mode { MODE_AUTO, MODE_TRUSTED, MODE_INTERPOSE };
+
+struct run {
+	const char *file, *expr;
+	enum mode mode;
+	int mode_explicit;
+	int log;
+	char **argv;       /* PROG [ARG...] */
+	char *path;        /* PROG resolved */
+	const char *why;   /* why PROG's kind is unknown, or NULL */
+	struct policy_in in;
+	struct sf_policy *policy;
+	struct sock_filter *prog; /* trusted mode: the compiled policy */
+	unsigned prog_len;
+	char *library;     /* interposition */
+	int hs[2];         /* interposition: handshake pipe */
+	int kmsg;          /* /dev/kmsg, or -errno */
+	pid_t pid;
+};
+
+static int parse_env_defaults(struct run *r)
+{
+	const char *m = getenv("SECFILTER_MODE"), *a = getenv("SECFILTER_ACTION");
+
+	if (m && *m && strcmp(m, "trusted") != 0 && strcmp(m, "interpose") != 0)
+		return tool_usage_err("run", "run: SECFILTER_MODE must be 'trusted' or "
+				      "'interpose', not '%s'", m);
+	if (a && *a && strcmp(a, "kill") != 0 && strcmp(a, "log") != 0)
+		return tool_usage_err("run", "run: SECFILTER_ACTION must be 'kill' or "
+				      "'log', not '%s'", a);
+	if (m && strcmp(m, "trusted") == 0)
+		r->mode = MODE_TRUSTED;
+	r->log = a && strcmp(a, "log") == 0;
+	return 0;
+}
+
+static int parse_args(struct run *r, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "expr", required_argument, NULL, 'e' },
+		{ "trusted", no_argument, NULL, 't' },
+		{ "interpose", no_argument, NULL, 'i' },
+		{ "log", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o, rc;
+
+	if ((rc = parse_env_defaults(r)))
+		return rc;
+	while ((o = getopt_long(argc, argv, "+p:e:tilh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'p':
+		case 'e':
+			if (r->file || r->expr)
+				return tool_usage_err("run", "run: give one policy: -p or -e");
+			*(o == 'p' ? &r->file : &r->expr) = optarg;
+			break;
+		case 't':
+		case 'i':
+			if (r->mode_explicit)
+				return tool_usage_err("run", "run: --trusted and --interpose "
+						      "exclude each other");
+			r->mode = o == 't' ? MODE_TRUSTED : MODE_INTERPOSE;
+			r->mode_explicit = 1;
+			break;
+		case 'l':
+			r->log = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(EX_SF_OK);
+		default:
+			return tool_usage_err("run", "run: unknown option");
+		}
+	}
+	if (optind >= argc)
+		return tool_usage_err("run", "run: no PROG given");
+	r->argv = argv + optind;
+	return 0;
+}
+
+/* Trusted for static programs (nothing else can filter them), the
+ * library otherwise. */
+static int choose_mode(struct run *r)
+{
+	int st = prog_is_static(r->path, &r->why);
+
+	if (st == 1 && r->mode == MODE_INTERPOSE)
+		return tool_usage_err("run", "run: %s is statically linked: LD_PRELOAD cannot "
+				      "reach it; trusted mode (the default for static "
+				      "programs) can", r->argv[0]);
+	if (r->mode == MODE_AUTO)
+		r->mode = st == 1 ? MODE_TRUSTED : MODE_INTERPOSE;
+	if (r->mode == MODE_TRUSTED && r->policy->pending) {
+		tool_err("run: %s: on_next_syscall: 1 cannot be deferred by a kernel filter "
+			 "(trusted mode filters PROG from its first instruction); drop it, "
+			 "or use --interpose", r->in.source);
+		return EX_SF_POLICY;
+	}
+	return 0;
+}
+
+/* $SECFILTER_LIBRARY, else next to this binary (the build tree), else
+ * ../lib relative to it (the installed layout). */
+static char *find_library(void)
+{
+	static const char *const rel[] = { "/libsecfilter.so", "/../lib/libsecfilter.so" };
+	const char *env = getenv("SECFILTER_LIBRARY");
+	char exe[PATH_MAX], *slash, cand[PATH_MAX + 32];
+	ssize_t n;
+	unsigned i;
+
+	if (env && *env) {
+		char cwd[PATH_MAX];
+		if (env[0] == '/')
+			return xstrdup(env);
+		if (!getcwd(cwd, sizeof(cwd)))
+			return NULL;
+		snprintf(cand, sizeof(cand), "%s/%s", cwd, env);
+		return xstrdup(cand);
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(cand, sizeof(cand), "%s%s", exe, rel[i]);
+		if (access(cand, R_OK) == 0)
+			return realpath(cand, NULL);
+	}
+	return NULL;
+}
+
+static int prepare_library(struct run *r)
+{
+	r->library = find_library();
+	if (!r->library) {
+		tool_err("run: cannot find libsecfilter.so next to secfilter or in ../lib; "
+			 "set SECFILTER_LIBRARY");
+		return EX_SF_FAIL;
+	}
+	/* LD_PRELOAD splits on both. */
+	if (strpbrk(r->library, " :")) {
+		tool_err("run: the library path '%s' has a space or colon, which "
+			 "LD_PRELOAD cannot express", r->library);
+		return EX_SF_FAIL;
+	}
+	if (pipe2(r->hs, O_CLOEXEC) < 0 || fcntl(r->hs[0], F_SETFL, O_NONBLOCK) < 0) {
+		tool_perr("run: pipe");
+		return EX_SF_FAIL;
+	}
+	return 0;
+}
+
+static int env_name_is(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(entry, name, n) == 0 && entry[n] == '=';
+}
+
+static char *env_entry(const char *name, const char *a, const char *sep, const char *b)
+{
+	size_t len = strlen(name) + 1 + strlen(a) + strlen(sep) + strlen(b) + 1;
+	char *e = xmalloc(len);
+
+	snprintf(e, len, "%s=%s%s%s", name, a, sep, b);
+	return e;
+}
+
+/* PROG's environment in interposition mode: ours, with run's settings in
+ * place of any inherited ones.  *own is the index of the first entry
+ * allocated here (free_env frees from there). */
+static char **interpose_env(const struct run *r, size_t *own)
+{
+	static const char *const drop[] = {
+		"LD_PRELOAD", "SECFILTER_POLICY", "SECFILTER_POLICY_FILE",
+		"SECFILTER_ACTION", "SECFILTER_MODE", "SECFILTER_HANDSHAKE",
+	};
+	const char *old = getenv("LD_PRELOAD");
+	size_t n = 0, k = 0, i;
+	char **env, fd[16];
+
+	while (environ[n])
+		n++;
+	env = xmalloc((n + 8) * sizeof(*env));
+	for (i = 0; i < n; i++) {
+		size_t d;
+		for (d = 0; d < sizeof(drop) / sizeof(drop[0]); d++)
+			if (env_name_is(environ[i], drop[d]))
+				break;
+		if (d == sizeof(drop) / sizeof(drop[0]))
+			env[k++] = environ[i];
+	}
+	*own = k;
+	env[k++] = env_entry("LD_PRELOAD", r->library, old && *old ? ":" : "",
+			     old ? old : "");
+	if (r->in.path)
+		env[k++] = env_entry("SECFILTER_POLICY_FILE", r->in.path, "", "");
+	else
+		env[k++] = env_entry("SECFILTER_POLICY", r->in.text, "", "");
+	if (r->log)
+		env[k++] = env_entry("SECFILTER_ACTION", "log", "", "");
+	snprintf(fd, sizeof(fd), "%d", r->hs[1]);
+	env[k++] = env_entry("SECFILTER_HANDSHAKE", fd, "", "");
+	env[k] = NULL;
+	return env;
+}
+
+static void free_env(char **env, size_t own)
+{
+	size_t i;
+
+	if (!env)
+		return;
+	for (i = own; env[i]; i++)
+		free(env[i]);
+	free(env);
+}
+
+/* The name of the dead (not yet reaped) process: PROG may have exec'd
+ * another program since.  Falls back to PROG's file name. */
+static void dead_comm(const struct run *r, pid_t pid, char *comm, size_t cap)
+{
+	const char *base = strrchr(r->path, '/');
+	char path[64];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, comm, cap - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		comm[n] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		return;
+	}
+	snprintf(comm, cap < 16 ? cap : 16, "%s", base ? base + 1 : r->path);
+}
+
+static void print_blocked(const struct seccomp_record *rec, pid_t pid)
+{
+	const struct sf_syscall *sc = NULL;
+	const char *what = NULL;
+
+	if (rec->arch != AUDIT_ARCH_X86_64)
+		what = "not the x86-64 ABI";
+	else if (rec->syscall & 0x40000000)
+		what = "x32 ABI";
+	else if (!(sc = sf_syscall_by_nr(rec->syscall)))
+		what = "unknown";
+	if (sc)
+		fprintf(stderr, "%s[%d]: system call %ld (sys_%s) blocked at ip:%lx\n",
+			rec->comm, (int)pid, rec->syscall, sc->name, rec->ip);
+	else
+		fprintf(stderr, "%s[%d]: system call %ld (%s) blocked at ip:%lx\n",
+			rec->comm, (int)pid, rec->syscall, what, rec->ip);
+}
+
+/* PROG died of SIGSYS: name the syscall from the kernel's audit record, or
+ * say why that is not possible. */
+static void report_sigsys(const struct run *r, pid_t pid, const char *comm)
+{
+	struct seccomp_record rec;
+	int e = r->kmsg;
+
+	if (r->kmsg >= 0) {
+		e = kmsg_find_seccomp(r->kmsg, pid, SIGSYS, 1000, &rec);
+		if (e == 0) {
+			print_blocked(&rec, pid);
+			return;
+		}
+	}
+	if (e == -ETIMEDOUT)
+		fprintf(stderr, "%s[%d]: killed by signal %d (SIGSYS): a kernel filter blocked a "
+			"system call; the kernel log has no audit record of which "
+			"(kernel messages are rate-limited)\n", comm, (int)pid, SIGSYS);
+	else
+		fprintf(stderr, "%s[%d]: killed by signal %d (SIGSYS): a kernel filter blocked a "
+			"system call; which one is in the kernel's audit log, unreadable "
+			"here (/dev/kmsg: %s)\n", comm, (int)pid, SIGSYS, strerror(-e));
+}
+
+/* Trusted mode: the policy as a kernel filter, compiled before anything
+ * starts.  0 or an exit status. */
+static int compile_policy(struct run *r)
+{
+	uint32_t action = r->log ? SECCOMP_RET_LOG : SECCOMP_RET_KILL_PROCESS;
+	struct sf_error err;
+	int rc;
+
+	memset(&err, 0, sizeof(err));
+	r->prog = xmalloc(SF_BPF_MAX * sizeof(*r->prog));
+	rc = sf_bpf_compile(r->policy, action, r->prog, SF_BPF_MAX, &r->prog_len, &err);
+	if (rc == 0)
+		return 0;
+	tool_err("run: %s: %s", r->in.source, err.text[0] ? err.text : strerror(-rc));
+	return rc == -E2BIG ? EX_SF_POLICY : EX_SF_FAIL;
+}
+
+/* What arm_trusted and verify_interposed return when PROG ended before
+ * they were done (*status says how). */
+#define PROG_ENDED (-1)
+
+/* Trusted mode, at PROG's exec stop: the filter goes in at the first
+ * instruction of the new image.  0, PROG_ENDED, or an exit status. */
+static int arm_trusted(struct run *r, int *status, int *pending_sig)
+{
+	unsigned long start = trace_rip(r->pid);
+	long ret;
+	int rc;
+
+	if (!start) {
+		tool_perr("run: cannot read the registers of %s", r->argv[0]);
+		return EX_SF_FAIL;
+	}
+	rc = trace_run_to(r->pid, start, status);
+	if (rc == 1)
+		return PROG_ENDED;
+	if (rc != 0) {
+		tool_perr("run: cannot stop %s at its first instruction", r->argv[0]);
+		return EX_SF_FAIL;
+	}
+	ret = trace_inject_seccomp(r->pid, r->prog, r->prog_len, pending_sig);
+	if (ret != 0) {
+		errno = (int)-ret;
+		tool_perr("run: cannot install the kernel filter in %s", r->argv[0]);
+		return EX_SF_FAIL;
+	}
+	return 0;
+}
+
+static int handshake_received(int fd)
+{
+	char buf[8];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	return n == 3 && memcmp(buf, "ok\n", 3) == 0;
+}
+
+/* Interposition mode, at PROG's exec stop: PROG may reach its entry point
+ * only with the library enforcing.  0, PROG_ENDED, or an exit status. */
+static int verify_interposed(struct run *r, int *status)
+{
+	unsigned long entry = trace_auxv(r->pid, AT_ENTRY);
+	int rc;
+
+	if (!entry) {
+		tool_err("run: cannot read the entry point of %s", r->argv[0]);
+		return EX_SF_FAIL;
+	}
+	rc = trace_run_to(r->pid, entry, status);
+	if (rc == 1)
+		return PROG_ENDED;
+	if (rc < 0) {
+		tool_perr("run: cannot stop %s at its entry point", r->argv[0]);
+		return EX_SF_FAIL;
+	}
+	if (handshake_received(r->hs[0]))
+		return 0;
+	tool_err("run: the library %s was not loaded into %s; not running it unfiltered%s%s%s",
+		 r->library, r->argv[0], r->why ? " (" : "", r->why ? r->why : "",
+		 r->why ? ")" : "");
+	return EX_SF_FAIL;
+}
+
+/* PROG did not get to run: say why in execvp's terms. */
+static int spawn_failed(const struct run *r, int errfd, int status)
+{
+	struct spawn_fail f;
+
+	trace_spawn_failure(errfd, &f);
+	errno = f.err;
+	if (f.stage == SPAWN_EXEC) {
+		tool_perr("run: %s", r->argv[0]);
+		return f.err == ENOENT || f.err == ENOTDIR ? EX_SF_NOTFOUND : EX_SF_NOEXEC;
+	}
+	if (f.stage == SPAWN_SETUP) {
+		tool_perr("run: cannot prepare %s", r->argv[0]);
+		return EX_SF_FAIL;
+	}
+	return status_to_exit(status); /* a forwarded signal killed it */
+}
+
+static int wait_prog(struct run *r)
+{
+	char comm[64] = "";
+	siginfo_t si;
+	int st;
+
+	/* Waited for without reaping first, so that a SIGSYS death can be
+	 * reported under the name of the program that died. */
+	memset(&si, 0, sizeof(si));
+	while (waitid(P_PID, (id_t)r->pid, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR) {
+			tool_perr("run: waitid");
+			return EX_SF_FAIL;
+		}
+	if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
+		if (si.si_status == SIGSYS)
+			dead_comm(r, r->pid, comm, sizeof(comm));
+	if (wait_retry(r->pid, &st, 0) < 0) {
+		tool_perr("run: waitpid");
+		return EX_SF_FAIL;
+	}
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
+		report_sigsys(r, r->pid, comm);
+	return status_to_exit(st);
+}
+
+static void kill_prog(struct run *r)
+{
+	int st;
+
+	kill(r->pid, SIGKILL);
+	wait_retry(r->pid, &st, 0);
+}
+
+static int start(struct run *r)
+{
+	struct spawn sp = { r->path, r->argv, environ, 1, -1, 0 };
+	char **env = NULL;
+	size_t own = 0;
+	int errfd, rc, st = 0, sig = 0;
+
+	if (r->mode == MODE_INTERPOSE) {
+		sp.envp = env = interpose_env(r, &own);
+		sp.keep_fd = r->hs[1];
+	}
+	r->pid = trace_spawn(&sp, &errfd);
+	free_env(env, own);
+	if (r->mode == MODE_INTERPOSE)
+		close(r->hs[1]);
+	if (r->pid < 0) {
+		tool_perr("run: cannot start %s", r->argv[0]);
+		return EX_SF_FAIL;
+	}
+	forward_signals_to(r->pid);
+	rc = trace_until_exec(r->pid, &st);
+	if (rc == 1) {
+		rc = spawn_failed(r, errfd, st);
+		close(errfd);
+		return rc;
+	}
+	close(errfd);
+	if (rc < 0) {
+		tool_perr("run: tracing %s", r->argv[0]);
+		kill_prog(r);
+		return EX_SF_FAIL;
+	}
+	rc = r->mode == MODE_TRUSTED ? arm_trusted(r, &st, &sig) : verify_interposed(r, &st);
+	if (rc == PROG_ENDED) /* before its own code ran (the library refused?) */
+		return status_to_exit(st);
+	if (rc != 0 || ptrace(PTRACE_DETACH, r->pid, 0, sig) < 0) {
+		if (rc == 0)
+			tool_perr("run: cannot let %s go", r->argv[0]);
+		kill_prog(r);
+		return rc ? rc : EX_SF_FAIL;
+	}
+	return wait_prog(r);
+}
+
+/* Everything before PROG starts: options, policy, PROG, mode.  0 or an
+ * exit status. */
+static int prepare(struct run *r, int argc, char **argv)
+{
+	int rc;
+
+	if ((rc = parse_args(r, argc, argv)))
+		return rc;
+	if ((rc = policy_in_load(&r->in, "run", r->file, r->expr)))
+		return rc;
+	if ((rc = policy_in_parse(&r->in, &r->policy)))
+		return rc;
+	rc = resolve_prog(r->argv[0], &r->path);
+	if (rc) {
+		tool_perr("run: %s", r->argv[0]);
+		return rc;
+	}
+	if ((rc = choose_mode(r)))
+		return rc;
+	if (r->mode == MODE_INTERPOSE && (rc = prepare_library(r)))
+		return rc;
+	if (r->mode == MODE_TRUSTED && (rc = compile_policy(r)))
+		return rc;
+	return 0;
+}
+
+static void release(struct run *r)
+{
+	if (r->hs[0] >= 0)
+		close(r->hs[0]);
+	if (r->kmsg >= 0)
+		close(r->kmsg);
+	if (r->policy)
+		sf_policy_free(r->policy);
+	policy_in_free(&r->in);
+	free(r->prog);
+	free(r->path);
+	free(r->library);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.hs[0] = r.hs[1] = -1;
+	r.kmsg = -1;
+	rc = prepare(&r, argc, argv);
+	if (rc == 0) {
+		/* Opened before PROG starts, at the log's end: only records
+		 * of this run are read. */
+		r.kmsg = kmsg_open();
+		rc = start(&r);
+	}
+	release(&r);
+	return rc;
+}

@@ -1,0 +1,230 @@
+/* secfilter show PID: the policy a process is filtered by, in canonical
+ * form, as the library publishes it.
+ *
+ * The library keeps the canonical text in a MAP_PRIVATE mapping of a memfd
+ * named "secfilter-state" (/proc/PID/maps: "/memfd:secfilter-state
+ * (deleted)"): a 32-byte header (magic "secfilter-state", version 1,
+ * length, generation) and the text.  A new policy is a new mapping with a
+ * higher generation; for a moment both may exist.  It is read through
+ * /proc/PID/mem, which the kernel opens only for the process's owner (if
+ * the process is dumpable) or root: that is the access rule of SPEC §3. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "secfilter.h"
+
+static const char usage[] =
+	"Usage: secfilter show PID\n"
+	"Print the current policy of process PID, which runs under the secfilter\n"
+	"library, in canonical form (secfilter(7)).  Only the process's owner or\n"
+	"root may read it.\n\n"
+	"  -h, --help    show this help\n\n"
+	"Exit status: 0, 1 PID is not running under secfilter (or does not exist),\n"
+	"2 usage, 125 the state cannot be read (permission denied, corrupt).\n";
+
+#define STATE_PATH "/memfd:secfilter-state (deleted)"
+#define STATE_MAGIC "secfilter-state"
+#define STATE_VERSION 1
+#define MAX_STATES 8
+#define READ_TRIES 3 /* the library may replace the mapping while we read */
+
+struct state_hdr {
+	char magic[16];
+	uint32_t version;
+	uint32_t length;
+	uint64_t generation;
+};
+
+struct region {
+	unsigned long start, end;
+};
+
+/* The state mappings of pid.  Returns how many, or -errno. */
+static int find_states(pid_t pid, struct region *out, int max)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		size_t plen = strlen(STATE_PATH);
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if ((size_t)len <= plen || strcmp(line + len - plen, STATE_PATH) != 0 ||
+		    line[len - plen - 1] != ' ' || n == max)
+			continue;
+		if (sscanf(line, "%lx-%lx", &out[n].start, &out[n].end) == 2)
+			n++;
+	}
+	/* A process we may not inspect shows an empty maps file rather
+	 * than failing the open on some kernels; /proc/PID/mem will say. */
+	free(line);
+	fclose(f);
+	return n;
+}
+
+/* Reads one mapping's header; 0 when it is a valid state. */
+static int read_hdr(int mem, const struct region *rg, struct state_hdr *h)
+{
+	if (pread(mem, h, sizeof(*h), (off_t)rg->start) != (ssize_t)sizeof(*h))
+		return -1;
+	if (memcmp(h->magic, STATE_MAGIC, sizeof(STATE_MAGIC)) != 0 ||
+	    h->version != STATE_VERSION ||
+	    h->length > rg->end - rg->start - sizeof(*h))
+		return -1;
+	return 0;
+}
+
+/* The text of the newest valid state.  0, 1 when no state was valid, or
+ * -errno. */
+static int read_newest(int mem, const struct region *rg, int n, char **text, size_t *len)
+{
+	struct state_hdr h, best;
+	int i, bi = -1;
+
+	for (i = 0; i < n; i++)
+		if (read_hdr(mem, &rg[i], &h) == 0 && (bi < 0 || h.generation > best.generation)) {
+			best = h;
+			bi = i;
+		}
+	if (bi < 0)
+		return 1;
+	*text = xmalloc(best.length + 1);
+	if (pread(mem, *text, best.length, (off_t)(rg[bi].start + sizeof(best))) !=
+	    (ssize_t)best.length) {
+		int e = errno ? errno : EIO;
+		free(*text);
+		return -e;
+	}
+	(*text)[best.length] = '\0';
+	*len = best.length;
+	return 0;
+}
+
+static int has_kernel_filter(pid_t pid)
+{
+	char path[64], line[256];
+	int mode = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
+			break;
+	fclose(f);
+	return mode == 2;
+}
+
+static int not_filtered(pid_t pid)
+{
+	if (has_kernel_filter(pid))
+		tool_err("show: process %d is not running under the secfilter library; it has "
+			 "a kernel seccomp filter (secfilter run's trusted mode, or another "
+			 "program's), whose policy cannot be read back", (int)pid);
+	else
+		tool_err("show: process %d is not running under secfilter", (int)pid);
+	return EX_SF_POLICY;
+}
+
+static int open_failed(pid_t pid, const char *what)
+{
+	if (errno == ENOENT || errno == ESRCH) {
+		tool_err("show: no process %d", (int)pid);
+		return EX_SF_POLICY;
+	}
+	if (errno == EACCES || errno == EPERM) {
+		tool_err("show: cannot read %s of process %d: permission denied (only its "
+			 "owner or root may)", what, (int)pid);
+		return EX_SF_FAIL;
+	}
+	tool_perr("show: cannot read %s of process %d", what, (int)pid);
+	return EX_SF_FAIL;
+}
+
+static int show(pid_t pid)
+{
+	struct region rg[MAX_STATES];
+	char path[64], *text = NULL;
+	size_t len = 0;
+	int mem, n, r = 1, tries;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	mem = open(path, O_RDONLY | O_CLOEXEC);
+	if (mem < 0)
+		return open_failed(pid, "the memory");
+	for (tries = 0; tries < READ_TRIES; tries++) {
+		n = find_states(pid, rg, MAX_STATES);
+		if (n < 0) {
+			errno = -n;
+			close(mem);
+			return open_failed(pid, "the mappings");
+		}
+		if (n == 0) {
+			close(mem);
+			return not_filtered(pid);
+		}
+		r = read_newest(mem, rg, n, &text, &len);
+		if (r <= 0 && r != -EIO)
+			break;
+	}
+	close(mem);
+	if (r < 0) {
+		errno = -r;
+		tool_perr("show: cannot read the policy of process %d", (int)pid);
+		return EX_SF_FAIL;
+	}
+	if (r > 0) {
+		tool_err("show: process %d has a secfilter state mapping secfilter cannot "
+			 "read (another version of the library?)", (int)pid);
+		return EX_SF_FAIL;
+	}
+	fwrite(text, 1, len, stdout);
+	if (len && text[len - 1] != '\n')
+		putchar('\n');
+	free(text);
+	if (fflush(stdout) != 0) {
+		tool_perr("show: standard output");
+		return EX_SF_FAIL;
+	}
+	return EX_SF_OK;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long pid;
+	int o;
+
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (o == 'h') {
+			fputs(usage, stdout);
+			return EX_SF_OK;
+		}
+		return tool_usage_err("show", "show: unknown option");
+	}
+	if (argc - optind != 1)
+		return tool_usage_err("show", "show: give one PID");
+	errno = 0;
+	pid = strtol(argv[optind], &end, 10);
+	if (errno || *end || end == argv[optind] || pid <= 0 || pid > INT32_MAX)
+		return tool_usage_err("show", "show: '%s' is not a process id", argv[optind]);
+	return show((pid_t)pid);
+}

@@ -1,0 +1,124 @@
+/* Seccomp audit records from /dev/kmsg (see kmsg.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kmsg.h"
+
+int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_END) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* The value of " key=" in msg, or NULL. */
+static const char *field(const char *msg, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = msg;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if (p > msg && p[-1] == ' ' && p[klen] == '=')
+			return p + klen + 1;
+		p += klen;
+	}
+	return NULL;
+}
+
+static int hexval(int c)
+{
+	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
+}
+
+/* comm="name", or hex digits when the name has spaces, quotes or control
+ * characters (audit_log_untrustedstring). */
+static void parse_comm(const char *v, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	if (*v == '"') {
+		for (v++; *v && *v != '"' && n + 1 < cap; v++)
+			out[n++] = *v;
+	} else {
+		for (; isxdigit((unsigned char)v[0]) && isxdigit((unsigned char)v[1]) &&
+		       n + 1 < cap; v += 2)
+			out[n++] = (char)(hexval(v[0]) * 16 + hexval(v[1]));
+	}
+	out[n] = '\0';
+}
+
+int kmsg_parse_seccomp(const char *line, struct seccomp_record *rec)
+{
+	const char *msg = strchr(line, ';'), *v;
+
+	if (!msg || !strstr(msg, "type=1326 "))
+		return -1;
+	memset(rec, 0, sizeof(*rec));
+	if (!(v = field(msg, "pid")))
+		return -1;
+	rec->pid = (pid_t)strtol(v, NULL, 10);
+	if (!(v = field(msg, "syscall")))
+		return -1;
+	rec->syscall = strtol(v, NULL, 10);
+	if ((v = field(msg, "ip")))
+		rec->ip = strtoul(v, NULL, 16);
+	if ((v = field(msg, "arch")))
+		rec->arch = strtoul(v, NULL, 16);
+	if ((v = field(msg, "sig")))
+		rec->sig = (int)strtol(v, NULL, 10);
+	if ((v = field(msg, "comm")))
+		parse_comm(v, rec->comm, sizeof(rec->comm));
+	return 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+int kmsg_find_seccomp(int fd, pid_t pid, int sig, int timeout_ms,
+		      struct seccomp_record *rec)
+{
+	long deadline = now_ms() + timeout_ms;
+	char buf[8192];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		long left;
+
+		if (n > 0) {
+			buf[n] = '\0';
+			if (kmsg_parse_seccomp(buf, rec) == 0 && rec->pid == pid &&
+			    rec->sig == sig)
+				return 0;
+			continue;
+		}
+		/* EPIPE: records were overwritten before we read them; the
+		 * next read resumes at the oldest one left. */
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		left = deadline - now_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		poll(&pfd, 1, (int)left);
+	}
+}

@@ -1,0 +1,113 @@
+/* Where a subcommand's policy comes from (-p FILE, -e TEXT, or the
+ * environment the library itself reads) and how it is parsed. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "secfilter.h"
+
+/* The source name of -e TEXT in messages, in the style of gcc's -D. */
+#define CMDLINE_SOURCE "<command-line>"
+
+static int load_text(struct policy_in *in, const char *source, const char *text)
+{
+	in->source = source;
+	in->len = strlen(text);
+	in->text = xstrdup(text);
+	return 0;
+}
+
+static int load_file(struct policy_in *in, const char *cmd, const char *file)
+{
+	/* One byte past the limit is enough for the parser to refuse it. */
+	int r = read_path(file, SF_MAX_TEXT + 1, &in->text, &in->len);
+
+	if (r < 0) {
+		errno = -r;
+		tool_perr("%s: %s", cmd, file);
+		return EX_SF_POLICY;
+	}
+	if (strcmp(file, "-") == 0) {
+		in->source = "<stdin>";
+		return 0;
+	}
+	in->source = file;
+	in->path = realpath(file, NULL);
+	if (!in->path) {
+		tool_perr("%s: %s", cmd, file);
+		free(in->text);
+		in->text = NULL;
+		return EX_SF_POLICY;
+	}
+	return 0;
+}
+
+int policy_in_load(struct policy_in *in, const char *cmd, const char *file,
+		   const char *expr)
+{
+	const char *env_text, *env_file;
+
+	memset(in, 0, sizeof(*in));
+	if (expr)
+		return load_text(in, CMDLINE_SOURCE, expr);
+	if (file)
+		return load_file(in, cmd, file);
+	env_text = getenv("SECFILTER_POLICY");
+	env_file = getenv("SECFILTER_POLICY_FILE");
+	if (env_text && env_file) {
+		tool_err("%s: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set; "
+			 "use one", cmd);
+		return EX_SF_USAGE;
+	}
+	if (env_text) {
+		in->from_env = 1;
+		return load_text(in, "SECFILTER_POLICY", env_text);
+	}
+	if (env_file)
+		return load_file(in, cmd, env_file);
+	return tool_usage_err(cmd, "%s: no policy: give -p FILE or -e TEXT", cmd);
+}
+
+int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
+{
+	struct sf_error err;
+	size_t n;
+	int r;
+
+	memset(&err, 0, sizeof(err));
+	r = sf_policy_apply(NULL, in->source, in->text, in->len, out, &err);
+	if (r == 0)
+		return 0;
+	n = strnlen(err.text, sizeof(err.text));
+	if (n == 0) {
+		errno = -r;
+		tool_perr("%s: cannot apply the policy", in->source);
+	} else {
+		fwrite(err.text, 1, n, stderr);
+		if (err.text[n - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	return r == -ENOMEM ? EX_SF_FAIL : EX_SF_POLICY;
+}
+
+void policy_in_free(struct policy_in *in)
+{
+	free(in->text);
+	free(in->path);
+	memset(in, 0, sizeof(*in));
+}
+
+char *policy_text(const struct sf_policy *p, size_t *lenp)
+{
+	char probe[1];
+	size_t len = sf_policy_print(p, probe, sizeof(probe));
+	char *buf = xmalloc(len + 1);
+
+	sf_policy_print(p, buf, len + 1);
+	buf[len] = '\0';
+	if (lenp)
+		*lenp = len;
+	return buf;
+}

@@ -1,0 +1,104 @@
+/* The secfilter command: what the subcommands share.
+ *
+ * One file per subcommand (cmd_*.c); this header declares their entry
+ * points and the small helpers they have in common.  Exit statuses follow
+ * SPEC §5 and secfilter(1). */
+#ifndef SECFILTER_TOOL_H
+#define SECFILTER_TOOL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "policy.h"
+
+#ifndef SECFILTER_VERSION
+#define SECFILTER_VERSION "0.1.0"
+#endif
+
+enum {
+	EX_SF_OK = 0,
+	EX_SF_POLICY = 1,   /* invalid or unreadable policy; show: not filtered */
+	EX_SF_USAGE = 2,
+	EX_SF_FAIL = 125,   /* secfilter itself failed */
+	EX_SF_NOEXEC = 126, /* PROG cannot be executed */
+	EX_SF_NOTFOUND = 127,
+};
+
+/* Subcommands: argv[0] is the subcommand's name; each returns an exit
+ * status. */
+int cmd_check(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_compile(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
+int cmd_syscalls(int argc, char **argv);
+
+/* "secfilter: " + message + newline on stderr. */
+void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with ": strerror(errno)" appended. */
+void tool_perr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A usage error: the message, then a pointer to --help.  Returns
+ * EX_SF_USAGE. */
+int tool_usage_err(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void *xmalloc(size_t n);
+char *xstrdup(const char *s);
+
+/* Reads at most max bytes of fd (a policy larger than the parser's limit
+ * need only be read far enough to be refused).  Returns 0 and a NUL-
+ * terminated malloc'd buffer, or -errno. */
+int read_fd(int fd, size_t max, char **buf, size_t *len);
+/* The same for a path; "-" is stdin. */
+int read_path(const char *path, size_t max, char **buf, size_t *len);
+/* Writes all of buf; -errno on failure. */
+int write_all(int fd, const void *buf, size_t len);
+
+/* The policy given on a command line (-p FILE, -e TEXT) or, lacking both,
+ * in the environment (SECFILTER_POLICY, SECFILTER_POLICY_FILE). */
+struct policy_in {
+	const char *source; /* the name messages use: the path, "<command line>" */
+	char *text;
+	size_t len;
+	char *path;         /* absolute path of a -p FILE (not stdin), or NULL */
+	int from_env;       /* came from SECFILTER_POLICY */
+};
+
+/* Fills in from -p/-e (at most one of file, expr set) or the environment.
+ * Returns 0, or an exit status after printing why. */
+int policy_in_load(struct policy_in *in, const char *cmd, const char *file,
+		   const char *expr);
+/* Parses it; prints the policy error exactly as sf_error.text gives it.
+ * Returns 0 or EX_SF_POLICY / EX_SF_FAIL. */
+int policy_in_parse(const struct policy_in *in, struct sf_policy **out);
+void policy_in_free(struct policy_in *in);
+
+/* The canonical text of p (malloc'd, NUL-terminated). */
+char *policy_text(const struct sf_policy *p, size_t *len);
+
+/* The syscall table's entry for a name as the language accepts it (read,
+ * sys_read, sys_newuname) or a number; NULL when unknown. */
+const struct sf_syscall *syscall_by_word(const char *word);
+/* The table name closest to word (edit distance), for "did you mean". */
+const char *syscall_suggest(const char *word);
+
+/* A file's pathname, resolved like execvp(3) does: through PATH unless it
+ * contains a slash.  Returns 0 with *path malloc'd, or EX_SF_NOTFOUND /
+ * EX_SF_NOEXEC with errno set. */
+int resolve_prog(const char *name, char **path);
+
+/* Whether an executable needs no dynamic loader (no PT_INTERP).  Follows a
+ * "#!" line to its interpreter.  1 static, 0 dynamic, -1 with *why set when
+ * it is neither an x86-64 ELF nor a script (it may still be executable). */
+int prog_is_static(const char *path, const char **why);
+
+/* Exit status of a program as a shell reports it: its code, or 128+N when
+ * killed by signal N. */
+int status_to_exit(int status);
+
+/* Signals run and learn pass on to their child while they wait. */
+void forward_signals_to(pid_t child);
+
+#endif
