@@ -86,7 +86,7 @@ $(B)/pic/%.S.o: %.S
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB): $(PRELOAD_PIC) $(FILTER_PIC)
-	$(CC) -shared -o $@ $^ -Wl,-z,now -Wl,-z,noexecstack -lunwind $(LDFLAGS)
+	$(CC) -shared -o $@ $^ -Wl,-z,now -Wl,-z,noexecstack $(LDFLAGS)
 
 $(TOOL): $(TOOL_OBJ) $(FILTER_OBJ) $(MEMLIBC_OBJ)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^

@@ -29,3 +29,22 @@ filtered() {
 	local policy=$1; shift
 	LD_PRELOAD=$LIB SECFILTER_POLICY=$policy "$@"
 }
+
+# ---- libsecfilter.so (t_lib_*) ----
+PROBE=$PROGS/lib_probe
+
+# expect_report FILE SYSCALL RULE: FILE holds a violation report whose first
+# line has the 2011 patch's format for sys_SYSCALL, whose rule line contains
+# RULE, and whose call site is not inside the library.
+expect_report() {
+	local file=$1 sys=$2 rule=$3
+	expect_grep "^[^ ]+\[[0-9]+\]: system call [0-9]+ \(sys_$sys\) blocked at ip:[0-9a-f]+$" "$file"
+	grep -F -q -- "    rule: $rule" "$file" || { cat "$file" >&2; fail "no rule line '$rule' in $file"; }
+	expect_grep '^    backtrace:' "$file"
+	expect_no_grep '#0 .*libsecfilter' "$file"
+}
+
+# killed_by_sigkill STATUS: a shell's view of SIGKILL.
+expect_sigkill() {
+	[ "$1" -eq 137 ] || fail "expected SIGKILL (137), got status $1"
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# libsecfilter.so: the cost of interposition.
+#  1. Per call (median ns): an allowed getppid and an allowed 1-byte write
+#     to /dev/null under an argument filter; native, through the library's
+#     wrapper (libc's exported function), and through the catch-all (a
+#     `syscall` instruction in the program: trapped by Syscall User
+#     Dispatch, decided and re-issued by the SIGSYS handler).
+#  2. Wall time of real workloads, filtered / unfiltered (median of RUNS),
+#     under the policy the workload needs (learned in log mode): target 1.10.
+set -u
+B=${B:-$TOP/build}
+LIB=$B/libsecfilter.so
+RUNS=${RUNS:-7}
+work=$(mktemp -d "${TMPDIR:-/tmp}/secfilter-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+[ -f "$LIB" ] || { echo "b_preload: build $LIB first" >&2; exit 1; }
+cc -O2 -o "$work/calls" "$TOP/bench/preload_calls.c" || exit 1
+
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+
+POL_CALLS='*: 1; write: fd == 1 || fd == 2 || fd == 3'
+calls() {
+	"$work/calls" "$@"
+}
+fcalls() {
+	LD_PRELOAD=$LIB SECFILTER_POLICY=$POL_CALLS "$work/calls" "$@"
+}
+
+# Configurations are interleaved, REPS times each, and the median of the
+# runs' medians is printed: the machine's drift hits them all alike.
+# "inert" is the library loaded without a policy (the wrapper's own code),
+# "armed" a pending policy (dispatch armed, nothing decided): the wrapper's
+# cost is what Syscall User Dispatch adds to every syscall of an armed
+# thread, plus the decision.
+REPS=${REPS:-5}
+pcalls() {
+	LD_PRELOAD=$LIB SECFILTER_POLICY="on_next_syscall: 1; $POL_CALLS" "$work/calls" "$@"
+}
+icalls() {
+	LD_PRELOAD=$LIB "$work/calls" "$@"
+}
+printf '%-22s %8s %8s %8s %8s %10s %11s\n' "per call (ns, median)" native inert armed wrapper catch-all "raw native"
+for c in getppid write; do
+	for f in n i a w t r; do : >"$work/$f"; done
+	calls libc-$c 200000 >/dev/null # warm up
+	for i in $(seq "$REPS"); do
+		calls libc-$c 1000000 >>"$work/n"
+		icalls libc-$c 1000000 >>"$work/i"
+		pcalls libc-$c 1000000 >>"$work/a"
+		fcalls libc-$c 1000000 >>"$work/w"
+		fcalls raw-$c 100000 >>"$work/t"
+		calls raw-$c 1000000 >>"$work/r"
+	done
+	printf '%-22s %8s %8s %8s %8s %10s %11s\n' "$c$([ $c = write ] && echo ' (fd filter)')" \
+		"$(median <"$work/n")" "$(median <"$work/i")" "$(median <"$work/a")" \
+		"$(median <"$work/w")" "$(median <"$work/t")" "$(median <"$work/r")"
+done
+
+# ---- startup: the inert library against an empty preload ----
+echo 'void sf_bench_empty(void) {}' >"$work/empty.c"
+cc -shared -fPIC -o "$work/libempty.so" "$work/empty.c" || exit 1
+batch() {  # microseconds per run of `true` over 200 runs preloading $1
+	local t0 t1 i
+	t0=$(date +%s%N)
+	for i in $(seq 200); do LD_PRELOAD=$1 /bin/true; done
+	t1=$(date +%s%N)
+	echo $(( (t1 - t0) / 200000 ))
+}
+: >"$work/se" >"$work/si" >"$work/sa"
+for i in $(seq "$REPS"); do
+	batch "$work/libempty.so" >>"$work/se"
+	batch "$LIB" >>"$work/si"
+	( export SECFILTER_POLICY='*: 1'; batch "$LIB" ) >>"$work/sa"
+done
+echo
+printf '%-34s %10s %10s %10s\n' "startup of true (us, median)" "empty lib" inert enforcing
+printf '%-34s %10s %10s %10s\n' "LD_PRELOAD=..." "$(median <"$work/se")" "$(median <"$work/si")" "$(median <"$work/sa")"
+
+# ---- workloads ----
+seq 1 2000 | awk '{print "insert into t values(" $1 ");"}' >"$work/ins.sql"
+w_ls() { ls -lR /usr/include >/dev/null; }
+w_tar() { tar cf "$work/inc.tar" -C /usr include; }
+w_py() { /usr/bin/python3 -c pass; }
+w_sqlite() { rm -f "$work/db"; sqlite3 "$work/db" 'create table t(a);' && sqlite3 "$work/db" <"$work/ins.sql"; }
+
+# learn NAME: the allowed set of workload NAME.
+learn() {
+	rm -f "$work/$1.log"
+	( export LD_PRELOAD=$LIB SECFILTER_POLICY= SECFILTER_ACTION=log SECFILTER_LOG="$work/$1.log"; "w_$1" )
+	{ sed -n 's/.*system call [0-9]* (sys_\([a-z0-9_]*\)).*/\1: 1/p' "$work/$1.log" | sort -u; } >"$work/$1.policy"
+}
+
+ms() {  # wall milliseconds of one run of workload $1, filtered if $2
+	local t0 t1
+	t0=$(date +%s%N)
+	if [ "$2" = 1 ]; then
+		( export LD_PRELOAD=$LIB SECFILTER_POLICY_FILE="$work/$1.policy"; "w_$1" )
+	else
+		"w_$1"
+	fi
+	t1=$(date +%s%N)
+	echo $(( (t1 - t0) / 1000 ))
+}
+
+
+echo
+printf '%-34s %10s %10s %8s\n' "workload (ms, median)" unfiltered filtered ratio
+for w in ls tar py sqlite; do
+	learn "$w"
+	n=$RUNS
+	[ "$w" = py ] && n=$((RUNS * 5)) # short and noisy: more runs
+	for i in $(seq "$n"); do
+		ms "$w" 0 >>"$work/$w.plain"
+		ms "$w" 1 >>"$work/$w.filt"
+	done
+	p=$(median <"$work/$w.plain"); f=$(median <"$work/$w.filt")
+	case $w in
+	ls) label='ls -lR /usr/include' ;;
+	tar) label='tar cf (file) /usr/include' ;;
+	py) label='python3 -c pass' ;;
+	sqlite) label='sqlite3, 2000 insert transactions' ;;
+	esac
+	awk -v l="$label" -v p="$p" -v f="$f" -v n="$(wc -l <"$work/$w.policy")" -v r="$n" \
+		'BEGIN { printf "%-34s %10.1f %10.1f %8.3f   (%d-syscall policy, %d runs)\n", l, p / 1000, f / 1000, f / p, n, r }'
+done

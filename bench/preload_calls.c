@@ -1,0 +1,72 @@
+/* Per-call cost of syscalls, for bench/b_preload.sh.
+ *   preload_calls WHAT N   prints the median ns per call of 7 rounds of N
+ * WHAT: libc-getppid   getppid() through libc (the wrapper when preloaded)
+ *       raw-getppid    a `syscall` instruction in this program (the
+ *                      catch-all when preloaded)
+ *       libc-write     write(fd, "x", 1) to /dev/null through libc
+ *       raw-write      the same with a `syscall` instruction
+ * Time is read with clock_gettime (vDSO: not a syscall, not trapped). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long raw3(long nr, long a, long b, long c)
+{
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a), "S"(b), "d"(c)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "libc-getppid";
+	long n = argc > 2 ? atol(argv[2]) : 1000000, i;
+	int fd = open("/dev/null", O_WRONLY);
+	double t[7];
+	int r;
+
+	for (r = 0; r < 7; r++) {
+		double t0 = now_ns();
+		if (!strcmp(what, "libc-getppid"))
+			for (i = 0; i < n; i++)
+				getppid();
+		else if (!strcmp(what, "raw-getppid"))
+			for (i = 0; i < n; i++)
+				raw3(SYS_getppid, 0, 0, 0);
+		else if (!strcmp(what, "libc-write"))
+			for (i = 0; i < n; i++)
+				(void)!write(fd, "x", 1);
+		else if (!strcmp(what, "raw-write"))
+			for (i = 0; i < n; i++)
+				raw3(SYS_write, fd, (long)"x", 1);
+		else
+			return 2;
+		t[r] = (now_ns() - t0) / n;
+	}
+	qsort(t, 7, sizeof t[0], cmp);
+	printf("%.1f\n", t[3]);
+	return 0;
+}

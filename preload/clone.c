@@ -1,0 +1,187 @@
+/* New tasks.  Dispatch is per task and not inherited, so every child must
+ * arm itself before it runs a single instruction of the program:
+ *
+ * - fork-like (no CLONE_VM): the child returns into this very handler on
+ *   its copy of the stack, arms, and returns to the program;
+ * - thread-like (CLONE_VM with a new stack: pthread_create, posix_spawn):
+ *   the child cannot return through the parent's handler frame, which is
+ *   on the parent's stack.  We copy the trap frame onto the child's new
+ *   stack and start the child there; it arms and rt_sigreturns into the
+ *   program (raw.S, sf_clone_thread);
+ * - vfork-like without a new stack: the child would run on, and clobber,
+ *   the stack this handler is using.  CLONE_VM is dropped: the child gets
+ *   a copy of memory, the parent still waits for its exec or exit;
+ * - CLONE_VM without a stack and without CLONE_VFORK cannot be followed.
+ *
+ * All signals are blocked from just before the clone until the child is
+ * armed, so no handler of the program can run in an unarmed child. */
+#include <errno.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+
+#include "ksig.h"
+#include "sf.h"
+
+#ifndef CLONE_CLEAR_SIGHAND
+#define CLONE_CLEAR_SIGHAND 0x100000000ULL
+#endif
+
+struct clone_req {
+	uint64_t flags;
+	uint64_t stack_lo, stack_top; /* 0 when the child keeps our stack */
+	struct clone_args ca;         /* clone3: our copy of the program's */
+	size_t ca_size;
+};
+
+static uint64_t block_all(void)
+{
+	uint64_t all = ~0ull, old = 0;
+
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
+	return old;
+}
+
+static void restore_mask(uint64_t old)
+{
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
+static void read_request(const struct sf_call *c, struct clone_req *r)
+{
+	sf_memset(r, 0, sizeof *r);
+	switch (c->nr) {
+	case SYS_fork:
+		r->flags = SIGCHLD;
+		break;
+	case SYS_vfork:
+		r->flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+		break;
+	case SYS_clone:
+		r->flags = c->a[0];
+		r->stack_top = c->a[1];
+		break;
+	case SYS_clone3:
+		r->ca_size = c->a[1] < sizeof r->ca ? c->a[1] : sizeof r->ca;
+		if (c->a[0])
+			sf_memcpy(&r->ca, (const void *)c->a[0], r->ca_size);
+		r->flags = r->ca.flags;
+		r->stack_lo = r->ca.stack;
+		r->stack_top = r->ca.stack ? r->ca.stack + r->ca.stack_size : 0;
+		break;
+	}
+}
+
+/* CLONE_CLEAR_SIGHAND would also reset our SIGSYS handler: we strip it
+ * and do the same in the child, sparing SIGSYS (whose program-visible
+ * disposition is the shadow, reset here too). */
+static void clear_handlers(void)
+{
+	static const uint64_t dfl[4] = { 0, SA_RESTORER, (uint64_t)sf_restorer_checked, 0 };
+	int sig;
+
+	for (sig = 1; sig <= 64; sig++) {
+		struct sf_ksigaction old;
+		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGSYS)
+			continue;
+		if (sf_sys(SYS_rt_sigaction, sig, 0, (long)&old, 8, 0, 0) < 0)
+			continue;
+		if (old.handler != (void *)SIG_IGN && old.handler != (void *)SIG_DFL)
+			sf_sys(SYS_rt_sigaction, sig, (long)dfl, 0, 8, 0, 0);
+	}
+	sf_sigsys_shadow_action(dfl, NULL);
+}
+
+static long fork_like(struct sf_call *c, struct clone_req *r)
+{
+	int clear = 0;
+	uint64_t old;
+	long ret;
+
+	if (c->nr == SYS_vfork) {
+		c->nr = SYS_clone;
+		c->a[0] = CLONE_VFORK | SIGCHLD;
+		c->a[1] = c->a[2] = c->a[3] = c->a[4] = 0;
+	} else if (c->nr == SYS_clone) {
+		c->a[0] &= ~(uint64_t)CLONE_VM;
+	} else if (c->nr == SYS_clone3) {
+		clear = (r->ca.flags & CLONE_CLEAR_SIGHAND) != 0;
+		r->ca.flags &= ~(uint64_t)(CLONE_VM | CLONE_CLEAR_SIGHAND);
+		c->a[0] = (uint64_t)&r->ca;
+	}
+	old = block_all();
+	ret = sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
+		     (long)c->a[3], (long)c->a[4], (long)c->a[5]);
+	if (ret == 0) {
+		if (sf_arm() != 0)
+			sf_die();
+		if (clear)
+			clear_handlers();
+	}
+	restore_mask(old);
+	return ret;
+}
+
+/* Lays a copy of the trap frame (the ucontext and the xsave area it points
+ * to, 64-byte aligned) just below top; returns the child's stack pointer. */
+static uint64_t copy_frame(const ucontext_t *uc, uint64_t top)
+{
+	const void *fp = uc->uc_mcontext.fpregs;
+	size_t fsize = fp ? sf_fpstate_size(fp) : 0;
+	uint64_t at = top;
+	ucontext_t *cu;
+	void *cfp = NULL;
+
+	if (fp) {
+		at = (at - fsize) & ~(uint64_t)63;
+		cfp = (void *)at;
+		sf_memcpy(cfp, fp, fsize);
+	}
+	at = (at - SF_KUCONTEXT_SIZE) & ~(uint64_t)15;
+	cu = (ucontext_t *)at;
+	sf_memcpy(cu, uc, SF_KUCONTEXT_SIZE);
+	cu->uc_mcontext.fpregs = cfp;
+	cu->uc_mcontext.gregs[REG_RSP] = (greg_t)top;
+	cu->uc_mcontext.gregs[REG_RAX] = 0;
+	cu->uc_stack.ss_sp = NULL;
+	cu->uc_stack.ss_size = 0;
+	cu->uc_stack.ss_flags = SS_DISABLE;
+	return at;
+}
+
+static long thread_like(struct sf_call *c, struct clone_req *r)
+{
+	uint64_t sp, old;
+	long ret;
+
+	if (!c->uc || (r->ca.flags & CLONE_CLEAR_SIGHAND))
+		return -ENOSYS; /* wrappers never get here; see sf_clone */
+	sp = copy_frame(c->uc, r->stack_top);
+	if (c->nr == SYS_clone3) {
+		r->ca.stack_size = sp - r->stack_lo;
+		c->a[0] = (uint64_t)&r->ca;
+	} else {
+		c->a[1] = sp;
+	}
+	old = block_all();
+	ret = sf_clone_thread(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
+			      (long)c->a[3], (long)c->a[4]);
+	restore_mask(old);
+	return ret;
+}
+
+long sf_clone(struct sf_call *c)
+{
+	struct clone_req r;
+
+	read_request(c, &r);
+	if (!(r.flags & CLONE_VM))
+		return fork_like(c, &r);
+	if (r.stack_top)
+		return thread_like(c, &r);
+	if (r.flags & CLONE_VFORK)
+		return fork_like(c, &r);
+	sf_violation(c, SF_DENY_UNFOLLOWABLE);
+	return -EPERM;
+}

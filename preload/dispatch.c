@@ -1,0 +1,185 @@
+/* The catch-all: Syscall User Dispatch and the SIGSYS handler.
+ *
+ * Once a thread is armed, every syscall it makes outside the region traps
+ * into sf_sigsys with the number in rax and the arguments in the saved
+ * registers.  The handler decides, does what a few special calls need
+ * (special.c), issues the call itself from the region and stores the
+ * result in the saved rax, so the program resumes as if the kernel had
+ * answered.
+ *
+ * The handler runs with SA_NODEFER and an empty sa_mask, i.e. with the
+ * program's own signal mask: a trapped read() or wait4() must still be
+ * interruptible by the program's signals, whose handlers may trap in
+ * turn.  So it is re-entrant: it uses only its stack and atomics. */
+#include <errno.h>
+#include <linux/prctl.h>
+#include <sys/syscall.h>
+
+#include "ksig.h"
+#include "sf.h"
+
+const struct sf_policy *sf_cur;
+const struct sf_policy *sf_enforce;
+
+/* The program's own SIGSYS disposition: it may set one, but the kernel's
+ * stays ours.  Written by rt_sigaction(SIGSYS) from any thread; a torn
+ * read here is no worse than the race the program has with itself. */
+static struct sf_ksigaction shadow_sigsys;
+
+int sf_arm(void)
+{
+	long r = sf_sys(SYS_prctl, PR_SET_SYSCALL_USER_DISPATCH,
+			PR_SYS_DISPATCH_ON, (long)__start_sf_region,
+			__stop_sf_region - __start_sf_region, 0, 0);
+	/* A NULL selector means "always block" outside the region: no byte
+	 * for the kernel to read on every call, nothing for the program to
+	 * flip. */
+	return (int)r;
+}
+
+void sf_disarm(void)
+{
+	sf_sys(SYS_prctl, PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF,
+	       0, 0, 0, 0);
+}
+
+static int decision(const struct sf_call *c)
+{
+	const struct sf_policy *p = sf_enforcing();
+
+	if (c->nr == SYS_prctl && c->a[0] == PR_SET_SYSCALL_USER_DISPATCH)
+		return SF_DENY_DISPATCH;
+	return p ? sf_decide(p, (uint64_t)c->nr, c->a) : SF_ALLOW;
+}
+
+long sf_handle(struct sf_call *c)
+{
+	int d = decision(c);
+
+	if (d != SF_ALLOW)
+		sf_violation(c, d); /* returns only in log mode */
+	if (sf_is_special(c->nr))
+		return sf_special(c);
+	return sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
+		      (long)c->a[3], (long)c->a[4], (long)c->a[5]);
+}
+
+static void trap(const siginfo_t *si, ucontext_t *uc)
+{
+	greg_t *g = uc->uc_mcontext.gregs;
+	struct sf_call c;
+
+	c.nr = si->si_syscall;
+	c.a[0] = (uint64_t)g[REG_RDI];
+	c.a[1] = (uint64_t)g[REG_RSI];
+	c.a[2] = (uint64_t)g[REG_RDX];
+	c.a[3] = (uint64_t)g[REG_R10];
+	c.a[4] = (uint64_t)g[REG_R8];
+	c.a[5] = (uint64_t)g[REG_R9];
+	c.ip = sf_trap_site(uc);
+	c.uc = uc;
+	g[REG_RAX] = sf_handle(&c);
+}
+
+static void set_mask(uint64_t set, uint64_t *old)
+{
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&set, (long)old, 8, 0, 0);
+}
+
+/* A SIGSYS that is not ours goes where the program wanted it. */
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+	struct sf_ksigaction a = shadow_sigsys;
+	uint64_t old;
+
+	if (a.handler == (void *)SIG_IGN)
+		return;
+	if (a.handler == (void *)SIG_DFL) {
+		struct sf_ksigaction dfl = { 0 };
+		dfl.flags = SA_RESTORER;
+		dfl.restorer = sf_restorer_plain;
+		sf_sys(SYS_rt_sigaction, SIGSYS, (long)&dfl, 0, 8, 0, 0);
+		sf_sys(SYS_tgkill, sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0),
+		       sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0), SIGSYS, 0, 0, 0);
+		return; /* dies on the way out of this handler */
+	}
+	if (a.flags & SA_RESETHAND)
+		sf_memset(&shadow_sigsys, 0, sizeof shadow_sigsys);
+	sf_sys(SYS_rt_sigprocmask, SIG_BLOCK, (long)&a.mask, (long)&old, 8, 0, 0);
+	if (a.flags & SA_SIGINFO)
+		((void (*)(int, siginfo_t *, void *))a.handler)(sig, si, uc);
+	else
+		((void (*)(int))a.handler)(sig);
+	set_mask(old, NULL);
+}
+
+static int is_arm_request(const siginfo_t *si)
+{
+	return si->si_code == SI_QUEUE && si->si_value.sival_int == SF_ARM_MAGIC &&
+	       si->si_pid == (pid_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
+}
+
+static void sf_sigsys(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	if (si->si_code == SYS_USER_DISPATCH) {
+		trap(si, uc);
+	} else if (si->si_code == SYS_SECCOMP && sf_cfg.mode == SF_MODE_TRUSTED) {
+		sf_report_trusted(si, uc);
+	} else if (is_arm_request(si)) {
+		if (sf_arm() == 0)
+			sf_ack_arm();
+	} else {
+		forward(sig, si, ucv);
+	}
+}
+
+/* In trusted mode the handler runs with SIGSYS blocked: a call the policy
+ * denies inside it (the report's write, the final kill) then makes the
+ * kernel kill the process at once rather than recurse. */
+int sf_install_sigsys(void)
+{
+	struct sf_ksigaction a = { 0 }, old;
+	long r;
+
+	a.handler = (void *)sf_sigsys;
+	a.flags = SA_SIGINFO | SA_RESTORER;
+	if (sf_cfg.mode != SF_MODE_TRUSTED)
+		a.flags |= SA_NODEFER;
+	a.restorer = sf_restorer_plain;
+	r = sf_guarded_sigaction(SIGSYS, &a, &old);
+	if (r < 0)
+		return (int)r;
+	shadow_sigsys = old;
+	return 0;
+}
+
+/* rt_sigaction(SIGSYS, act, oact) as the program sees it. */
+long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact)
+{
+	struct sf_ksigaction old = shadow_sigsys;
+
+	if (act)
+		sf_memcpy(&shadow_sigsys, act, sizeof shadow_sigsys);
+	if (oact)
+		sf_memcpy(oact, &old, sizeof old);
+	return 0;
+}
+
+/* Called by sf_restorer_checked when a program handler returns. */
+void sf_check_sigreturn(ucontext_t *uc) __attribute__((used));
+void sf_check_sigreturn(ucontext_t *uc)
+{
+	const struct sf_policy *p = sf_enforcing();
+	struct sf_call c = { .nr = SYS_rt_sigreturn };
+	int d;
+
+	if (!p)
+		return;
+	d = sf_decide(p, SYS_rt_sigreturn, c.a);
+	if (d == SF_ALLOW)
+		return;
+	c.ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	sf_violation(&c, d);
+}

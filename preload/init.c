@@ -1,0 +1,314 @@
+/* The constructor: reads the settings and the policy, applies it and arms
+ * enforcement before main.  With no policy in the environment the library
+ * stays inert.  Any error is printed and the process exits with 125 before
+ * main runs: a program asked to be filtered never runs unfiltered. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/prctl.h>
+#include <sys/syscall.h>
+#include <linux/seccomp.h>
+
+#include "mem.h"
+#include "sf.h"
+#include "unw.h"
+
+extern char **environ;
+
+struct sf_settings sf_cfg;
+
+struct env_in {
+	const char *policy, *policy_file, *action, *log, *mode, *handshake;
+};
+
+static const char *env_value(const char *entry, const char *name)
+{
+	size_t n = sf_strlen(name);
+
+	if (sf_startswith(entry, name) && entry[n] == '=')
+		return entry + n + 1;
+	return NULL;
+}
+
+static void read_env(struct env_in *e)
+{
+	char **ep;
+
+	sf_memset(e, 0, sizeof *e);
+	for (ep = environ; ep && *ep; ep++) {
+		const char *s = *ep, *v;
+		if (!sf_startswith(s, "SECFILTER_"))
+			continue;
+		if ((v = env_value(s, "SECFILTER_POLICY")))
+			e->policy = v;
+		else if ((v = env_value(s, "SECFILTER_POLICY_FILE")))
+			e->policy_file = v;
+		else if ((v = env_value(s, "SECFILTER_ACTION")))
+			e->action = v;
+		else if ((v = env_value(s, "SECFILTER_LOG")))
+			e->log = v;
+		else if ((v = env_value(s, "SECFILTER_MODE")))
+			e->mode = v;
+		else if ((v = env_value(s, "SECFILTER_HANDSHAKE")))
+			e->handshake = v;
+	}
+}
+
+void sf_fatal(const char *msg)
+{
+	sf_write_all(2, msg, sf_strlen(msg));
+	sf_write_all(2, "\n", 1);
+	sf_sys(SYS_exit_group, 125, 0, 0, 0, 0, 0);
+	__builtin_unreachable();
+}
+
+static char settings_msg[512];
+
+static int setting_error(const char *var, const char *expected, const char *got)
+{
+	struct sf_buf b = { settings_msg, 0, sizeof settings_msg };
+
+	sf_puts(&b, "secfilter: ");
+	sf_puts(&b, var);
+	sf_puts(&b, ": expected ");
+	sf_puts(&b, expected);
+	sf_puts(&b, ", got '");
+	sf_puts(&b, got);
+	sf_puts(&b, "'");
+	return -1;
+}
+
+/* Fills sf_cfg; -1 with settings_msg on a bad value. */
+static int parse_settings(const struct env_in *e)
+{
+	sf_cfg.action_text = e->action ? e->action : "kill";
+	if (sf_streq(sf_cfg.action_text, "kill"))
+		sf_cfg.action = SF_ACT_KILL;
+	else if (sf_streq(sf_cfg.action_text, "log"))
+		sf_cfg.action = SF_ACT_LOG;
+	else
+		return setting_error("SECFILTER_ACTION", "kill or log", e->action);
+
+	sf_cfg.log_text = e->log ? e->log : "stderr";
+	if (sf_streq(sf_cfg.log_text, "stderr")) {
+		sf_cfg.log = SF_LOG_STDERR;
+	} else if (sf_streq(sf_cfg.log_text, "syslog")) {
+		sf_cfg.log = SF_LOG_SYSLOG;
+	} else if (sf_cfg.log_text[0] == '/') {
+		sf_cfg.log = SF_LOG_FILE;
+		sf_cfg.log_path = sf_cfg.log_text;
+	} else {
+		return setting_error("SECFILTER_LOG", "stderr, syslog or an absolute path", e->log);
+	}
+
+	sf_cfg.mode_text = e->mode ? e->mode : "interpose";
+	if (sf_streq(sf_cfg.mode_text, "interpose"))
+		sf_cfg.mode = SF_MODE_INTERPOSE;
+	else if (sf_streq(sf_cfg.mode_text, "trusted"))
+		sf_cfg.mode = SF_MODE_TRUSTED;
+	else
+		return setting_error("SECFILTER_MODE", "interpose or trusted", e->mode);
+	return 0;
+}
+
+static void file_error(const char *path, const char *what, long err)
+{
+	char msg[4200];
+	struct sf_buf b = { msg, 0, sizeof msg };
+
+	sf_puts(&b, "secfilter: SECFILTER_POLICY_FILE: ");
+	sf_puts(&b, what);
+	sf_puts(&b, " '");
+	sf_puts(&b, path);
+	sf_puts(&b, "': ");
+	sf_puts(&b, sf_strerror((int)-err));
+	sf_fatal(msg);
+}
+
+/* Reads up to one byte more than the limit, so the parser reports a text
+ * that is too long with its own message. */
+static char *read_policy_file(const char *path, size_t *len, size_t *cap)
+{
+	long fd = sf_sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	char *buf;
+	size_t n = 0;
+
+	if (fd < 0)
+		file_error(path, "cannot open", fd);
+	*cap = SF_MAX_TEXT + 1;
+	buf = sf_pages(*cap);
+	if (!buf)
+		file_error(path, "cannot read", -ENOMEM);
+	while (n < *cap) {
+		long r = sf_sys(SYS_read, fd, (long)(buf + n), (long)(*cap - n), 0, 0, 0);
+		if (r == -EINTR)
+			continue;
+		if (r < 0)
+			file_error(path, "cannot read", r);
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	*len = n;
+	return buf;
+}
+
+/* LD_PRELOAD may name the library relatively; exec needs a path that
+ * still works from another directory. */
+static void resolve_lib_path(void)
+{
+	Dl_info info;
+	struct sf_buf b = { sf_cfg.lib_path, 0, sizeof sf_cfg.lib_path };
+	char cwd[4096];
+
+	if (!dladdr((void *)resolve_lib_path, &info) || !info.dli_fname)
+		sf_fatal("secfilter: cannot find the library's own path");
+	if (info.dli_fname[0] != '/') {
+		if (sf_sys(SYS_getcwd, (long)cwd, sizeof cwd, 0, 0, 0, 0) < 0)
+			sf_fatal("secfilter: cannot resolve the library's path");
+		sf_puts(&b, cwd);
+		sf_putc(&b, '/');
+	}
+	sf_puts(&b, info.dli_fname);
+}
+
+static void apply_error(const struct sf_error *err)
+{
+	size_t n = sf_strlen(err->text);
+
+	sf_write_all(2, err->text, n);
+	if (n == 0 || err->text[n - 1] != '\n')
+		sf_write_all(2, "\n", 1);
+	sf_sys(SYS_exit_group, 125, 0, 0, 0, 0, 0);
+}
+
+static const struct sf_policy *load_policy(const struct env_in *e)
+{
+	struct sf_policy *p = NULL;
+	struct sf_error err;
+	const char *text = e->policy, *source = "SECFILTER_POLICY";
+	size_t len, cap = 0;
+	char *buf = NULL;
+	int r;
+
+	if (e->policy_file) {
+		buf = read_policy_file(e->policy_file, &len, &cap);
+		text = buf;
+		source = e->policy_file;
+	} else {
+		len = sf_strlen(text);
+	}
+	sf_memset(&err, 0, sizeof err);
+	r = sf_policy_apply(NULL, source, text, len, &p, &err);
+	if (buf)
+		sf_unpages(buf, cap);
+	if (r < 0)
+		apply_error(&err);
+	return p;
+}
+
+static void unblock_sigsys(void)
+{
+	uint64_t set = SF_SIGSYS_BIT;
+
+	sf_sys(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&set, 0, 8, 0, 0);
+}
+
+static void arm_or_die(void)
+{
+	int r = sf_arm();
+
+	if (r == -EINVAL)
+		sf_fatal("secfilter: this kernel has no Syscall User Dispatch "
+			 "(PR_SET_SYSCALL_USER_DISPATCH): cannot enforce the policy; "
+			 "use SECFILTER_MODE=trusted");
+	if (r < 0)
+		sf_fatal("secfilter: cannot arm Syscall User Dispatch");
+}
+
+static void handshake(const char *fdtext);
+
+/* Under the kernel filter the constructor could no longer write to the
+ * handshake fd unless the policy allows it: the answer goes out between
+ * the compilation (which can fail on a policy) and the load (which does
+ * not fail in practice; if it does, the exit status 125 still tells). */
+static void enforce_trusted(const struct sf_policy *p, const char *hs)
+{
+	struct sf_error err;
+	struct sf_prog prog;
+
+	if (sf_trusted_compile(p, SECCOMP_RET_TRAP, &prog, &err) < 0)
+		apply_error(&err);
+	if (hs)
+		handshake(hs);
+	sf_guard_install();
+	if (sf_trusted_load(&prog, &err) < 0)
+		apply_error(&err);
+}
+
+/* The tool's handshake: "ok\n" once enforcement is in place, then the
+ * variable disappears so that the program's children do not repeat it. */
+static void handshake(const char *fdtext)
+{
+	long fd = 0;
+	const char *s;
+	char **ep, **out;
+
+	for (s = fdtext; *s >= '0' && *s <= '9'; s++)
+		fd = fd * 10 + (*s - '0');
+	if (*s || s == fdtext)
+		sf_fatal("secfilter: SECFILTER_HANDSHAKE: expected a file descriptor");
+	sf_write_all((int)fd, "ok\n", 3);
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	for (ep = out = environ; *ep; ep++)
+		if (!sf_startswith(*ep, "SECFILTER_HANDSHAKE="))
+			*out++ = *ep;
+	*out = NULL;
+}
+
+/* For secfilter_apply in a process that started without a policy. */
+int sf_settings_from_env(const char **msg)
+{
+	struct env_in e;
+
+	read_env(&e);
+	*msg = settings_msg;
+	if (parse_settings(&e) < 0)
+		return -1;
+	resolve_lib_path();
+	return 0;
+}
+
+__attribute__((constructor(101))) static void sf_init(void)
+{
+	struct env_in e;
+	const struct sf_policy *p;
+
+	read_env(&e);
+	if (!e.policy && !e.policy_file)
+		return;
+	if (e.policy && e.policy_file)
+		sf_fatal("secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set");
+	if (parse_settings(&e) < 0)
+		sf_fatal(settings_msg);
+	p = load_policy(&e);
+	resolve_lib_path();
+	sf_unwind_load();
+	sf_cfg.active = 1;
+	if (sf_cfg.mode == SF_MODE_TRUSTED)
+		sf_guard_map();
+	if (sf_install_sigsys() < 0)
+		sf_fatal("secfilter: cannot install the SIGSYS handler");
+	sf_cur = p;
+	if (sf_publish(p) < 0)
+		sf_fatal("secfilter: out of memory");
+	unblock_sigsys();
+	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending) {
+		enforce_trusted(p, e.handshake);
+		return;
+	}
+	arm_or_die();
+	if (e.handshake)
+		handshake(e.handshake);
+}

@@ -1,0 +1,137 @@
+/* sf_mem_* for the library: memory straight from the kernel, never from
+ * the program's malloc (which would make brk/mmap calls through libc, i.e.
+ * trapped and checked against the policy being built).
+ *
+ * Small blocks come from a bump allocator over 64 KiB chunks and go back to
+ * per-size free lists; large ones are mapped and unmapped whole.  The lists
+ * are guarded by a try-lock: a caller that finds it taken (another thread,
+ * or a signal handler interrupting a policy apply) simply takes fresh
+ * memory instead of waiting, so nothing here can deadlock. */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "mem.h"
+#include "sf.h"
+
+#define CHUNK (64u << 10)
+#define SMALL_MAX 2048u
+#define NCLASS 8 /* 16, 32, ..., 2048 */
+
+struct freeblk {
+	struct freeblk *next;
+};
+
+static struct freeblk *freelist[NCLASS];
+static int list_lock;
+static char *bump_cur, *bump_end;
+static int bump_lock;
+
+void *sf_pages(size_t n)
+{
+	long r = sf_sys(SYS_mmap, 0, (long)n, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return sf_is_err(r) ? NULL : (void *)r;
+}
+
+void sf_unpages(void *p, size_t n)
+{
+	sf_sys(SYS_munmap, (long)p, (long)n, 0, 0, 0, 0);
+}
+
+static size_t page_round(size_t n)
+{
+	return (n + 4095) & ~(size_t)4095;
+}
+
+static unsigned size_class(size_t n)
+{
+	unsigned c = 0;
+	size_t s = 16;
+
+	while (s < n) {
+		s <<= 1;
+		c++;
+	}
+	return c;
+}
+
+static int trylock(int *l)
+{
+	return __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static void unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+static void *from_list(unsigned c)
+{
+	struct freeblk *b = NULL;
+
+	if (!trylock(&list_lock))
+		return NULL;
+	b = freelist[c];
+	if (b)
+		freelist[c] = b->next;
+	unlock(&list_lock);
+	if (b)
+		sf_memset(b, 0, (size_t)16 << c);
+	return b;
+}
+
+static void *from_bump(size_t sz)
+{
+	void *p = NULL;
+
+	if (!trylock(&bump_lock))
+		return sf_pages(sz);
+	if (bump_cur == NULL || (size_t)(bump_end - bump_cur) < sz) {
+		char *c = sf_pages(CHUNK);
+		if (c) {
+			bump_cur = c;
+			bump_end = c + CHUNK;
+		}
+	}
+	if (bump_cur && (size_t)(bump_end - bump_cur) >= sz) {
+		p = bump_cur;
+		bump_cur += sz;
+	}
+	unlock(&bump_lock);
+	return p;
+}
+
+void *sf_mem_alloc(size_t n)
+{
+	unsigned c;
+	void *p;
+
+	if (n == 0)
+		n = 1;
+	if (n > SMALL_MAX)
+		return sf_pages(page_round(n));
+	c = size_class(n);
+	p = from_list(c);
+	return p ? p : from_bump((size_t)16 << c);
+}
+
+void sf_mem_free(void *p, size_t n)
+{
+	struct freeblk *b = p;
+	unsigned c;
+
+	if (p == NULL)
+		return;
+	if (n == 0)
+		n = 1;
+	if (n > SMALL_MAX) {
+		sf_unpages(p, page_round(n));
+		return;
+	}
+	c = size_class(n);
+	if (!trylock(&list_lock))
+		return; /* leaked: better than waiting in a signal handler */
+	b->next = freelist[c];
+	freelist[c] = b;
+	unlock(&list_lock);
+}

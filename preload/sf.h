@@ -1,0 +1,201 @@
+/* libsecfilter.so internals shared between the files of preload/.
+ *
+ * The library lives inside other people's processes.  Once dispatch is
+ * armed, every syscall made outside the library's own code region traps,
+ * so the library never enters the kernel through libc: it uses the raw
+ * stubs below, whose `syscall` instructions all lie in one ELF section
+ * (SF_SECTION), the Syscall User Dispatch allowed region. */
+#ifndef SECFILTER_SF_H
+#define SECFILTER_SF_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/ucontext.h>
+#include <linux/filter.h>
+
+#include "eval.h"
+#include "policy.h"
+
+#define SF_EXPORT __attribute__((visibility("default")))
+/* Code whose syscall instructions are allowed: it must never be inlined
+ * into a caller outside the region, nor split into a cold part elsewhere. */
+#define SF_REGION __attribute__((section("sf_region"), noinline, \
+	optimize("no-reorder-blocks-and-partition")))
+
+#define SF_SIGSYS_BIT (1ull << (SIGSYS - 1))
+/* glibc's internal signals (SIGCANCEL, SIGSETXID): its pthread_sigmask
+ * never blocks them, and neither do our wrappers of it. */
+#define SF_GLIBC_INTERNAL_BITS ((1ull << 31) | (1ull << 32))
+
+/* The region's bounds, from the linker. */
+extern char __start_sf_region[] __attribute__((visibility("hidden")));
+extern char __stop_sf_region[] __attribute__((visibility("hidden")));
+
+/* raw.S: the region's out-of-line stubs. */
+long sf_sys(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
+/* Issues clone/clone3 for a thread-like child: the child starts with its
+ * stack pointer at a copied signal frame, arms dispatch, and rt_sigreturns
+ * into the program (see clone.c). */
+long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4);
+/* Restorers: the checked one is given to the program's handlers; the
+ * plain one returns from our own SIGSYS handler. */
+void sf_restorer_checked(void);
+void sf_restorer_plain(void);
+/* A `syscall` instruction OUTSIDE the region: the wrappers send calls that
+ * need a full trap context (clone, rt_sigreturn...) through it. */
+long sf_trap_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5,
+		     uintptr_t site);
+extern char sf_trap_syscall_ret[];
+
+/* Inline raw syscalls, for SF_REGION functions only. */
+static inline __attribute__((always_inline)) long
+sf_sc6(long nr, long a, long b, long c, long d, long e, long f)
+{
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static inline int sf_is_err(long r)
+{
+	return (unsigned long)r > -4096ul;
+}
+
+/* Settings (init.c). */
+enum sf_action { SF_ACT_KILL, SF_ACT_LOG };
+enum sf_logkind { SF_LOG_STDERR, SF_LOG_SYSLOG, SF_LOG_FILE };
+enum sf_mode { SF_MODE_INTERPOSE, SF_MODE_TRUSTED };
+
+struct sf_settings {
+	int active;           /* a policy was given: the library is not inert */
+	enum sf_action action;
+	enum sf_logkind log;
+	enum sf_mode mode;
+	const char *log_path; /* SF_LOG_FILE */
+	const char *action_text, *log_text, *mode_text; /* for exec's env */
+	char lib_path[4096];  /* absolute path of this library */
+};
+extern struct sf_settings sf_cfg;
+int sf_settings_from_env(const char **msg); /* init.c */
+
+/* The policy in force.  sf_cur is the latest block (possibly pending);
+ * sf_enforce is the same block when it is enforced here, else NULL: the
+ * hot path reads only sf_enforce.  Blocks are never freed: a reader on
+ * another thread may still be deciding against an old one. */
+extern const struct sf_policy *sf_cur;
+extern const struct sf_policy *sf_enforce;
+/* What exec passes on: "SECFILTER_POLICY=<canonical text, not pending>". */
+extern const char *sf_env_policy;
+
+static inline const struct sf_policy *sf_enforcing(void)
+{
+	return __atomic_load_n(&sf_enforce, __ATOMIC_ACQUIRE);
+}
+
+/* The program's call site of a trap (the trampoline's site argument when
+ * the call came through sf_trap_syscall). */
+static inline uintptr_t sf_trap_site(const ucontext_t *uc)
+{
+	const greg_t *g = uc->uc_mcontext.gregs;
+
+	if ((uintptr_t)g[REG_RIP] == (uintptr_t)sf_trap_syscall_ret)
+		return ((const uintptr_t *)g[REG_RSP])[2];
+	return (uintptr_t)g[REG_RIP];
+}
+
+/* One syscall as the program made it. */
+struct sf_call {
+	long nr;
+	uint64_t a[6];
+	uintptr_t ip;   /* where in the program it was issued */
+	ucontext_t *uc; /* the trap frame, or NULL from a wrapper */
+};
+
+/* Decisions of our own, beside eval.h's SF_ALLOW, SF_NOT_IN_SET, >= 0. */
+#define SF_DENY_DISPATCH (-100) /* prctl(PR_SET_SYSCALL_USER_DISPATCH) */
+#define SF_DENY_UNFOLLOWABLE (-101) /* CLONE_VM, no stack, no CLONE_VFORK */
+
+/* dispatch.c */
+int sf_arm(void);                 /* this thread; 0 or -errno */
+void sf_disarm(void);
+long sf_handle(struct sf_call *c); /* decide + special handling + issue */
+int sf_install_sigsys(void);
+long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact);
+
+/* special.c */
+int sf_is_special(long nr);
+long sf_special(struct sf_call *c);
+/* Gives a kernel sigaction our restorer and a mask without SIGSYS. */
+void sf_rt_sigaction_fix(uint64_t *kact);
+size_t sf_fpstate_size(const void *fp);
+
+/* clone.c */
+long sf_clone(struct sf_call *c);
+
+/* exec.c */
+long sf_exec(struct sf_call *c);
+
+/* report.c */
+void sf_violation(const struct sf_call *c, int decision);
+void sf_report_trusted(const siginfo_t *si, ucontext_t *uc);
+void sf_die(void) __attribute__((noreturn));
+void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
+
+/* fmt.c: a tiny formatter, no stdio. */
+struct sf_buf {
+	char *p;
+	size_t len, cap;
+};
+void sf_puts(struct sf_buf *b, const char *s);
+void sf_putn(struct sf_buf *b, const char *s, size_t n);
+void sf_putc(struct sf_buf *b, char c);
+void sf_putu(struct sf_buf *b, uint64_t v);
+void sf_puti(struct sf_buf *b, int64_t v);
+void sf_putx(struct sf_buf *b, uint64_t v); /* hex, no 0x */
+const char *sf_strerror(int e);
+size_t sf_strlen(const char *s);
+int sf_streq(const char *a, const char *b);
+int sf_startswith(const char *s, const char *prefix);
+void sf_memcpy(void *d, const void *s, size_t n);
+void sf_memset(void *d, int c, size_t n);
+void sf_write_all(int fd, const char *s, size_t n);
+
+/* elfsym.c */
+int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf *b);
+
+/* api.c */
+int sf_publish(const struct sf_policy *p); /* state mapping + env text */
+int sf_arm_all_threads(void);
+void sf_ack_arm(void);
+#define SF_ARM_MAGIC 0x5ecf17e1
+
+/* trusted.c: compile, then load (split so that the constructor can answer
+ * the tool's handshake while it still may write), or both at once. */
+struct sf_prog {
+	struct sock_filter *insns;
+	size_t size;
+	unsigned len;
+	uint32_t kill_action;
+};
+int sf_trusted_compile(const struct sf_policy *p, uint32_t kill_action,
+		       struct sf_prog *out, struct sf_error *err);
+int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);
+int sf_trusted_install(const struct sf_policy *p, uint32_t kill_action,
+		       struct sf_error *err);
+int sf_guard_map(void);
+int sf_guard_install(void);
+long sf_guarded_sigaction(int sig, const void *act, void *oact);
+
+/* Pages from the kernel (mem.c). */
+void *sf_pages(size_t n);
+void sf_unpages(void *p, size_t n);
+
+#endif

@@ -1,0 +1,166 @@
+/* Syscalls that cannot simply be re-issued: they would switch the
+ * catch-all off, block the signal it lives on, or start a task or an image
+ * that must be armed before it runs program code.  They are handled here
+ * the same whichever way they arrive (trap, wrapper, syscall()). */
+#include <errno.h>
+#include <linux/prctl.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+
+#include "ksig.h"
+#include "sf.h"
+
+int sf_is_special(long nr)
+{
+	switch (nr) {
+	case SYS_rt_sigaction: case SYS_rt_sigprocmask: case SYS_rt_sigreturn:
+	case SYS_rt_sigsuspend: case SYS_ppoll: case SYS_pselect6:
+	case SYS_epoll_pwait: case SYS_epoll_pwait2: case SYS_io_pgetevents:
+	case SYS_signalfd: case SYS_signalfd4:
+	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
+	case SYS_execve: case SYS_execveat: case SYS_prctl:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static long issue(const struct sf_call *c)
+{
+	return sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
+		      (long)c->a[3], (long)c->a[4], (long)c->a[5]);
+}
+
+/* Gives a program handler a restorer inside the region (glibc's, in libc,
+ * would trap on return) and keeps SIGSYS out of its mask. */
+void sf_rt_sigaction_fix(uint64_t *kact)
+{
+	struct sf_ksigaction *k = (struct sf_ksigaction *)kact;
+
+	k->flags |= SA_RESTORER;
+	k->restorer = sf_restorer_checked;
+	k->mask &= ~SF_SIGSYS_BIT;
+}
+
+static long do_rt_sigaction(struct sf_call *c)
+{
+	struct sf_ksigaction k;
+
+	if ((int)c->a[0] == SIGSYS) {
+		if (c->a[3] != 8)
+			return -EINVAL;
+		return sf_sigsys_shadow_action((const uint64_t *)c->a[1],
+					       (uint64_t *)c->a[2]);
+	}
+	if (c->a[1] == 0)
+		return issue(c);
+	sf_memcpy(&k, (const void *)c->a[1], sizeof k);
+	sf_rt_sigaction_fix((uint64_t *)&k);
+	c->a[1] = (uint64_t)&k;
+	return issue(c);
+}
+
+/* A blocked SIGSYS at trap time kills the process: every mask that
+ * reaches the kernel loses it.  The copy lives on this frame. */
+static long with_mask(struct sf_call *c, int set_arg, int size_arg)
+{
+	uint64_t copy;
+
+	if (c->a[set_arg] && c->a[size_arg] == 8) {
+		copy = *(const uint64_t *)c->a[set_arg] & ~SF_SIGSYS_BIT;
+		c->a[set_arg] = (uint64_t)&copy;
+	}
+	return issue(c);
+}
+
+/* pselect6 and io_pgetevents pass {mask pointer, size} in a struct. */
+static long with_mask_struct(struct sf_call *c, int arg)
+{
+	struct { uint64_t set, size; } s;
+	uint64_t copy;
+
+	if (c->a[arg]) {
+		sf_memcpy(&s, (const void *)c->a[arg], sizeof s);
+		if (s.set && s.size == 8) {
+			copy = *(const uint64_t *)s.set & ~SF_SIGSYS_BIT;
+			s.set = (uint64_t)&copy;
+			c->a[arg] = (uint64_t)&s;
+		}
+	}
+	return issue(c);
+}
+
+/* A size of xsave area as the frame says, or the legacy 512 bytes. */
+size_t sf_fpstate_size(const void *fp)
+{
+	/* The software-reserved bytes of the fxsave image (glibc's struct
+	 * _fpstate does not name them). */
+	const struct { uint32_t magic1, extended_size; } *sw =
+		(const void *)((const char *)fp + 464);
+
+	if (sw->magic1 == FP_XSTATE_MAGIC1)
+		return sw->extended_size;
+	return 512;
+}
+
+/* An rt_sigreturn from a restorer we did not install (a handler set up
+ * before the library, a hand-made frame): load the frame it would have
+ * restored into our own SIGSYS frame, which returns into it. */
+static long emulate_sigreturn(struct sf_call *c)
+{
+	ucontext_t *uc = c->uc;
+	const ucontext_t *fr;
+
+	if (!uc)
+		return -ENOSYS;
+	fr = (const ucontext_t *)uc->uc_mcontext.gregs[REG_RSP];
+	uc->uc_flags = fr->uc_flags;
+	uc->uc_stack = fr->uc_stack;
+	sf_memcpy(uc->uc_mcontext.gregs, fr->uc_mcontext.gregs,
+		  sizeof uc->uc_mcontext.gregs);
+	if (fr->uc_mcontext.fpregs && uc->uc_mcontext.fpregs)
+		sf_memcpy(uc->uc_mcontext.fpregs, fr->uc_mcontext.fpregs,
+			  sf_fpstate_size(fr->uc_mcontext.fpregs));
+	else
+		uc->uc_mcontext.fpregs = NULL;
+	sf_memcpy(&uc->uc_sigmask, &fr->uc_sigmask, 8);
+	*(uint64_t *)&uc->uc_sigmask &= ~SF_SIGSYS_BIT;
+	return uc->uc_mcontext.gregs[REG_RAX];
+}
+
+static long do_rt_sigprocmask(struct sf_call *c)
+{
+	if (c->a[0] == SIG_UNBLOCK)
+		return issue(c);
+	return with_mask(c, 1, 3);
+}
+
+/* Switching dispatch off would end the catch-all: sf_handle has reported
+ * it as a violation whatever the policy says; in log mode it fails. */
+static long do_prctl(struct sf_call *c)
+{
+	if (c->a[0] == PR_SET_SYSCALL_USER_DISPATCH)
+		return -EPERM;
+	return issue(c);
+}
+
+long sf_special(struct sf_call *c)
+{
+	switch (c->nr) {
+	case SYS_rt_sigaction: return do_rt_sigaction(c);
+	case SYS_rt_sigprocmask: return do_rt_sigprocmask(c);
+	case SYS_rt_sigreturn: return emulate_sigreturn(c);
+	case SYS_rt_sigsuspend: return with_mask(c, 0, 1);
+	case SYS_ppoll: return with_mask(c, 3, 4);
+	case SYS_epoll_pwait: return with_mask(c, 4, 5);
+	case SYS_epoll_pwait2: return with_mask(c, 4, 5);
+	case SYS_signalfd: case SYS_signalfd4: return with_mask(c, 1, 2);
+	case SYS_pselect6: return with_mask_struct(c, 5);
+	case SYS_io_pgetevents: return with_mask_struct(c, 5);
+	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
+		return sf_clone(c);
+	case SYS_execve: case SYS_execveat: return sf_exec(c);
+	case SYS_prctl: return do_prctl(c);
+	default: return issue(c);
+	}
+}

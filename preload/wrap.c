@@ -1,0 +1,420 @@
+/* Hand-written wrappers: the variadic functions, the ones whose libc
+ * version does a little more than one plain call, and the signal
+ * functions that must not replace our SIGSYS handler when no dispatch
+ * sees their rt_sigaction (trusted mode). */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <linux/prctl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ksig.h"
+#include "wrap.h"
+
+void sf_wrap_violation(long nr, const uint64_t *a, int d, uintptr_t ip)
+{
+	struct sf_call c;
+
+	c.nr = nr;
+	sf_memcpy(c.a, a, sizeof c.a);
+	c.ip = ip;
+	c.uc = NULL;
+	sf_violation(&c, d);
+}
+
+void sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
+		    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uintptr_t ip)
+{
+	const uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
+	int d = sf_decide(p, (uint64_t)nr, a);
+
+	if (d != SF_ALLOW)
+		sf_wrap_violation(nr, a, d, ip);
+}
+
+/* open's mode argument exists only with O_CREAT or O_TMPFILE. */
+static int has_mode(int flags)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+}
+
+#define MODE_ARG(flags, last)                                   \
+	({                                                      \
+		unsigned long m_ = 0;                           \
+		if (has_mode(flags)) {                          \
+			va_list ap_;                            \
+			va_start(ap_, last);                    \
+			m_ = va_arg(ap_, unsigned int);         \
+			va_end(ap_);                            \
+		}                                               \
+		m_;                                             \
+	})
+
+SF_WRAPPER int open(const char *path, int flags, ...)
+{
+	unsigned long mode = MODE_ARG(flags, flags);
+
+	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
+				    mode, 0, 0, SF_CALLER));
+}
+
+SF_WRAPPER int open64(const char *path, int flags, ...)
+{
+	unsigned long mode = MODE_ARG(flags, flags);
+
+	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
+				    mode, 0, 0, SF_CALLER));
+}
+
+SF_WRAPPER int openat(int dfd, const char *path, int flags, ...)
+{
+	unsigned long mode = MODE_ARG(flags, flags);
+
+	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(dfd), SF_P(path), SF_U(flags),
+				    mode, 0, 0, SF_CALLER));
+}
+
+SF_WRAPPER int openat64(int dfd, const char *path, int flags, ...)
+{
+	unsigned long mode = MODE_ARG(flags, flags);
+
+	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(dfd), SF_P(path), SF_U(flags),
+				    mode, 0, 0, SF_CALLER));
+}
+
+/* _FORTIFY_SOURCE's open: glibc aborts when O_CREAT comes without a
+ * mode; that case goes to glibc itself. */
+static void *next_fn(const char *name);
+
+#define OPEN_2(fn, dfd_expr)                                                  \
+	{                                                                     \
+		static int (*real)(int, const char *, int);                   \
+		if (has_mode(flags)) {                                        \
+			if (!real)                                            \
+				real = next_fn(#fn);                          \
+			return real(dfd_expr, path, flags);                   \
+		}                                                             \
+		return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(dfd_expr), SF_P(path), \
+					    SF_U(flags), 0, 0, 0, SF_CALLER)); \
+	}
+
+SF_WRAPPER int __openat_2(int dfd, const char *path, int flags) OPEN_2(__openat_2, dfd)
+SF_WRAPPER int __openat64_2(int dfd, const char *path, int flags) OPEN_2(__openat64_2, dfd)
+
+static inline __attribute__((always_inline)) int fortify_open(const char *name, const char *path, int flags, uintptr_t ip)
+{
+	int (*real)(const char *, int);
+
+	if (has_mode(flags)) {
+		real = (int (*)(const char *, int))next_fn(name);
+		return real(path, flags);
+	}
+	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
+				    0, 0, 0, ip));
+}
+
+SF_WRAPPER int __open_2(const char *path, int flags)
+{
+	return fortify_open("__open_2", path, flags, SF_CALLER);
+}
+
+SF_WRAPPER int __open64_2(const char *path, int flags)
+{
+	return fortify_open("__open64_2", path, flags, SF_CALLER);
+}
+
+static inline __attribute__((always_inline)) int
+fcntl_common(int fd, int cmd, unsigned long arg, uintptr_t ip)
+{
+	struct f_owner_ex ex;
+	long r;
+
+	/* glibc answers F_GETOWN with F_GETOWN_EX: a process group id does
+	 * not fit F_GETOWN's negative-return convention. */
+	if (cmd != F_GETOWN)
+		return (int)sf_ret(sf_wrap6(SYS_fcntl, SF_U(fd), SF_U(cmd), arg, 0, 0, 0, ip));
+	r = sf_ret(sf_wrap6(SYS_fcntl, SF_U(fd), SF_U(F_GETOWN_EX), SF_P(&ex), 0, 0, 0, ip));
+	if (r < 0)
+		return (int)r;
+	return ex.type == F_OWNER_PGRP ? -ex.pid : ex.pid;
+}
+
+SF_WRAPPER int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	unsigned long arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	return fcntl_common(fd, cmd, arg, SF_CALLER);
+}
+
+SF_WRAPPER int fcntl64(int fd, int cmd, ...)
+{
+	va_list ap;
+	unsigned long arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	return fcntl_common(fd, cmd, arg, SF_CALLER);
+}
+
+SF_WRAPPER int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	unsigned long arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	return (int)sf_ret(sf_wrap6(SYS_ioctl, SF_U(fd), req, arg, 0, 0, 0, SF_CALLER));
+}
+
+SF_WRAPPER int prctl(int option, ...)
+{
+	va_list ap;
+	unsigned long a[4];
+	int i;
+
+	va_start(ap, option);
+	for (i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	/* Through the catch-all, which refuses it with a full context. */
+	if (option == PR_SET_SYSCALL_USER_DISPATCH)
+		return (int)sf_ret(sf_trap_syscall(SYS_prctl, option, (long)a[0], (long)a[1],
+						   (long)a[2], (long)a[3], 0, SF_CALLER));
+	return (int)sf_ret(sf_wrap6(SYS_prctl, SF_U(option), a[0], a[1], a[2], a[3], 0,
+				    SF_CALLER));
+}
+
+static void check_rt_sigaction(const void *act, const void *oact, uintptr_t ip);
+
+/* syscall(): ordinary calls take the fast path; the special ones (clone,
+ * rt_sigreturn...) need the trap's full register context, so they are
+ * issued from a `syscall` instruction outside the region and trap. */
+SF_WRAPPER long syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6];
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr == SYS_rt_sigaction && (int)a[0] == SIGSYS && sf_cfg.active) {
+		if (a[3] != 8)
+			return sf_ret(-EINVAL);
+		check_rt_sigaction((const void *)a[1], (const void *)a[2], SF_CALLER);
+		return sf_sigsys_shadow_action((const uint64_t *)a[1], (uint64_t *)a[2]);
+	}
+	if (sf_is_special(nr))
+		return sf_ret(sf_trap_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5],
+					      SF_CALLER));
+	return sf_ret(sf_wrap6(nr, SF_U(a[0]), SF_U(a[1]), SF_U(a[2]), SF_U(a[3]),
+			       SF_U(a[4]), SF_U(a[5]), SF_CALLER));
+}
+
+/* glibc's isatty is tcgetattr, i.e. one TCGETS ioctl; errno as it sets. */
+SF_WRAPPER int isatty(int fd)
+{
+	char termios[64];
+	long r = sf_wrap6(SYS_ioctl, SF_U(fd), TCGETS, SF_P(termios), 0, 0, 0, SF_CALLER);
+
+	return sf_ret(r) == 0;
+}
+
+/* Returns the error number rather than setting errno, as glibc's does. */
+SF_WRAPPER int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
+			       struct timespec *rem)
+{
+	long r = sf_wrap6(SYS_clock_nanosleep, SF_U(clk), SF_U(flags), SF_P(req),
+			  SF_P(rem), 0, 0, SF_CALLER);
+
+	return sf_is_err(r) ? (int)-r : 0;
+}
+
+/* ---- SIGSYS belongs to the library ----
+ * With dispatch armed, the rt_sigaction of libc's sigaction() traps and
+ * special.c keeps the program's SIGSYS disposition in a shadow.  In
+ * trusted mode nothing traps, so these functions do the same for SIGSYS
+ * before libc is reached.  Other signals go to libc untouched. */
+
+static void *next_fn(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+/* ---- signal masks and actions on the fast path ----
+ * The same special handling as for a trapped rt_sigaction/rt_sigprocmask
+ * (special.c), without the trap.  Inert, they are glibc's own. */
+
+static int internal_signal(int sig)
+{
+	return sig == 32 || sig == 33; /* SIGCANCEL, SIGSETXID */
+}
+
+/* glibc never lets a program block its internal signals; the library
+ * never lets it block SIGSYS. */
+static inline __attribute__((always_inline)) long mask_call(int how, const sigset_t *set, sigset_t *old, uintptr_t ip)
+{
+	uint64_t copy;
+
+	if (set) {
+		sf_memcpy(&copy, set, sizeof copy);
+		copy &= ~SF_GLIBC_INTERNAL_BITS;
+		if (sf_cfg.active && how != SIG_UNBLOCK)
+			copy &= ~SF_SIGSYS_BIT;
+	}
+	return sf_wrap6(SYS_rt_sigprocmask, SF_U(how), set ? SF_P(&copy) : 0, SF_P(old), 8,
+			0, 0, ip);
+}
+
+SF_WRAPPER int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	return (int)sf_ret(mask_call(how, set, old, SF_CALLER));
+}
+
+SF_WRAPPER int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	long r = mask_call(how, set, old, SF_CALLER);
+
+	return sf_is_err(r) ? (int)-r : 0;
+}
+
+/* The program's rt_sigaction(SIGSYS) is still a call of its own: it is
+ * checked against the policy like any other. */
+static void check_rt_sigaction(const void *act, const void *oact, uintptr_t ip)
+{
+	const struct sf_policy *p = sf_enforcing();
+	uint64_t a[6] = { SIGSYS, SF_P(act), SF_P(oact), 8, 0, 0 };
+	int d;
+
+	if (!p)
+		return;
+	d = sf_decide(p, SYS_rt_sigaction, a);
+	if (d != SF_ALLOW)
+		sf_wrap_violation(SYS_rt_sigaction, a, d, ip);
+}
+
+static void to_kernel(const struct sigaction *sa, struct sf_ksigaction *k)
+{
+	k->handler = (void *)sa->sa_handler;
+	k->flags = (unsigned long)(unsigned)sa->sa_flags;
+	k->restorer = NULL;
+	sf_memcpy(&k->mask, &sa->sa_mask, sizeof k->mask);
+}
+
+static void from_kernel(const struct sf_ksigaction *k, struct sigaction *sa)
+{
+	sf_memset(sa, 0, sizeof *sa);
+	sa->sa_handler = (sighandler_t)k->handler;
+	sa->sa_flags = (int)(k->flags & ~(unsigned long)SA_RESTORER);
+	sf_memcpy(&sa->sa_mask, &k->mask, sizeof k->mask);
+}
+
+static int shadow_sigaction(const struct sigaction *act, struct sigaction *oact,
+			    uintptr_t ip)
+{
+	struct sf_ksigaction k, old;
+
+	check_rt_sigaction(act, oact, ip);
+	if (act)
+		to_kernel(act, &k);
+	sf_sigsys_shadow_action(act ? (const uint64_t *)&k : NULL, (uint64_t *)&old);
+	if (oact)
+		from_kernel(&old, oact);
+	return 0;
+}
+
+/* glibc's sigaction, with our restorer (glibc's, in libc, would trap on
+ * return) and SIGSYS kept out of the handler's mask. */
+static inline __attribute__((always_inline)) int full_sigaction(int sig, const struct sigaction *act, struct sigaction *oact,
+			  uintptr_t ip)
+{
+	struct sf_ksigaction k, ko;
+	long r;
+
+	if (sig <= 0 || sig >= 65 || internal_signal(sig))
+		return (int)sf_ret(-EINVAL);
+	if (sig == SIGSYS)
+		return shadow_sigaction(act, oact, ip);
+	if (act) {
+		to_kernel(act, &k);
+		sf_rt_sigaction_fix((uint64_t *)&k);
+	}
+	r = sf_ret(sf_wrap6(SYS_rt_sigaction, SF_U(sig), act ? SF_P(&k) : 0,
+			    oact ? SF_P(&ko) : 0, 8, 0, 0, ip));
+	if (r == 0 && oact) {
+		from_kernel(&ko, oact);
+		oact->sa_flags = (int)ko.flags;
+		oact->sa_restorer = (void (*)(void))ko.restorer;
+	}
+	return (int)r;
+}
+
+SF_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+	static int (*real)(int, const struct sigaction *, struct sigaction *);
+
+	if (sf_cfg.active)
+		return full_sigaction(sig, act, oact, SF_CALLER);
+	if (!real)
+		real = next_fn("sigaction");
+	return real(sig, act, oact);
+}
+
+/* signal(): BSD semantics, as glibc's. */
+static sighandler_t shadow_signal(sighandler_t h, int resethand, uintptr_t ip)
+{
+	struct sigaction sa, old;
+
+	sf_memset(&sa, 0, sizeof sa);
+	sa.sa_handler = h;
+	sa.sa_flags = resethand ? (SA_RESETHAND | SA_NODEFER) : SA_RESTART;
+	if (!resethand)
+		sigaddset(&sa.sa_mask, SIGSYS);
+	shadow_sigaction(&sa, &old, ip);
+	return old.sa_handler;
+}
+
+SF_EXPORT sighandler_t signal(int sig, sighandler_t h)
+{
+	static sighandler_t (*real)(int, sighandler_t);
+
+	if (sig == SIGSYS && sf_cfg.active)
+		return shadow_signal(h, 0, SF_CALLER);
+	if (!real)
+		real = next_fn("signal");
+	return real(sig, h);
+}
+
+SF_EXPORT sighandler_t bsd_signal(int sig, sighandler_t h)
+{
+	static sighandler_t (*real)(int, sighandler_t);
+
+	if (sig == SIGSYS && sf_cfg.active)
+		return shadow_signal(h, 0, SF_CALLER);
+	if (!real)
+		real = next_fn("bsd_signal");
+	return real(sig, h);
+}
+
+SF_EXPORT sighandler_t sysv_signal(int sig, sighandler_t h)
+{
+	static sighandler_t (*real)(int, sighandler_t);
+
+	if (sig == SIGSYS && sf_cfg.active)
+		return shadow_signal(h, 1, SF_CALLER);
+	if (!real)
+		real = next_fn("sysv_signal");
+	return real(sig, h);
+}

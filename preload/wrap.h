@@ -1,0 +1,52 @@
+/* The fast path shared by the generated wrappers (build/gen/wrappers.c)
+ * and the hand-written ones (wrap.c).
+ *
+ * A wrapper is an exported function placed in the region itself, so its
+ * `syscall` instruction is inline and allowed: one load of the policy
+ * pointer, one table index (plus the filter's tests), the syscall.  No
+ * allocation, no lock; errno is written only on failure, by sf_ret. */
+#ifndef SECFILTER_WRAP_H
+#define SECFILTER_WRAP_H
+
+#include <errno.h>
+
+#include "sf.h"
+
+#define SF_WRAPPER SF_EXPORT SF_REGION
+#define SF_CALLER ((uintptr_t)__builtin_return_address(0))
+
+/* Reports a violation found by a wrapper (kill mode: does not return). */
+void sf_wrap_violation(long nr, const uint64_t *a, int d, uintptr_t ip);
+/* Decides a call whose rule has filters (or that is not allowed). */
+void sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
+		    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uintptr_t ip);
+
+/* The hot path reads two bytes of the rule: a syscall allowed with `1`
+ * costs a load, two compares and the call; anything else (filters, a
+ * denial) is decided out of line. */
+static inline __attribute__((always_inline)) long
+sf_wrap6(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+	 uint64_t a4, uint64_t a5, uintptr_t ip)
+{
+	const struct sf_policy *p = sf_enforcing();
+
+	if (p && __builtin_expect((unsigned long)nr >= SF_NR_COUNT || !p->sys[nr].allowed ||
+				  p->sys[nr].nfilters, 0))
+		sf_wrap_decide(p, nr, a0, a1, a2, a3, a4, a5, ip);
+	return sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+}
+
+/* The one place where a wrapper sets errno. */
+static inline __attribute__((always_inline)) long sf_ret(long r)
+{
+	if (__builtin_expect(sf_is_err(r), 0)) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+#define SF_U(x) ((uint64_t)(x))
+#define SF_P(x) ((uint64_t)(uintptr_t)(x))
+
+#endif

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# libsecfilter.so coverage: in log mode under an empty policy (every call a
+# violation), the number of reports of each syscall equals what strace -f
+# sees the program make in the same run, once the library is armed.
+#
+# From strace's output we drop, per process image, what comes before the
+# library arms dispatch (the loader, other libraries' constructors) and
+# what the library does itself: its reports (between its PR_SYS_DISPATCH_OFF
+# and the next PR_SYS_DISPATCH_ON) and the few calls its special handling
+# adds (listed in OWN below).  Every other row must match exactly.
+. "$TOP/tests/e2e/lib.sh"
+
+command -v strace >/dev/null || { echo "skip: no strace"; exit 0; }
+
+mkdir -p tree/a/b && echo x >tree/a/f && echo y >tree/a/b/g
+cat >script.sh <<'SH'
+for d in tree tree/a; do ls "$d" | wc -l; done
+x=$(cat tree/a/f); echo "got $x"
+SH
+
+run_case() {
+	local name=$1; shift
+	rm -f "$name.log"
+	strace -f -qq -o "$name.trace" -E LD_PRELOAD="$LIB" -E SECFILTER_POLICY= \
+		-E SECFILTER_ACTION=log -E SECFILTER_LOG="$SCRATCH/$name.log" \
+		"$@" >"$name.out" 2>"$name.err" ||
+		{ cat "$name.err" >&2; fail "$name failed"; }
+}
+
+run_case ls ls -l tree/a /usr/include/linux/netfilter
+run_case tar tar cf t.tar -C /usr/include linux/netfilter
+run_case sh sh script.sh
+run_case python3 /usr/bin/python3 -c 'import subprocess, os; os.listdir("."); subprocess.run(["true"])'
+
+/usr/bin/python3 - "$TOP/syscalls/x86_64/syscalls.tbl" ls tar sh python3 <<'PY'
+import re, sys
+from collections import Counter
+
+nr = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f and not f[0].startswith("#"):
+        nr[f[1]] = int(f[0])
+name = {v: k for k, v in nr.items()}
+# Calls the library's special handling makes on the program's behalf
+# (blocking signals around clone, probing an exec's target, arming, the
+# return of its own SIGSYS handler).
+OWN = {"rt_sigprocmask", "prctl", "faccessat", "pread64", "openat", "close",
+       "newfstatat", "fstat", "getpid", "gettid", "mmap", "munmap", "rt_sigreturn"}
+
+def strace_counts(path):
+    armed, report, counts = {}, {}, Counter()
+    for line in open(path):
+        m = re.match(r"(\d+) +(?:<\.\.\. )?(\w+)[( ]", line)
+        if not m or "resumed>" in line:
+            continue
+        pid, call = m.group(1), m.group(2)
+        if not armed:  # the first process: strace's own exec of the program
+            armed[pid] = False
+        if call == "execve":
+            if armed.get(pid, True) and not report.get(pid):
+                counts[call] += 1
+            armed[pid] = False
+            continue
+        if call == "prctl" and "PR_SET_SYSCALL_USER_DISPATCH" in line:
+            on = "PR_SYS_DISPATCH_ON" in line
+            if on:
+                report[pid] = False
+                armed[pid] = True
+            else:
+                report[pid] = True
+            continue
+        if armed.get(pid) is None:  # a child: armed by its parent's handler
+            armed[pid] = True
+        if armed[pid] and not report.get(pid):
+            counts[call] += 1
+    return counts
+
+def report_counts(path):
+    """Per syscall.  rt_sigaction(SIGSYS) never reaches the kernel (the
+    library answers from its shadow); vfork is issued as clone(CLONE_VFORK)."""
+    c = Counter()
+    call = None
+    for line in open(path):
+        m = re.search(r"\]: system call (\d+) \(", line)
+        if m:
+            call = name.get(int(m.group(1)), m.group(1))
+            c["clone" if call == "vfork" else call] += 1
+        elif call == "rt_sigaction" and line.strip() == "sig = 31":
+            c[call] -= 1
+    return c
+
+bad = 0
+for case in sys.argv[2:]:
+    s, r = strace_counts(case + ".trace"), report_counts(case + ".log")
+    print(f"== {case}: {sum(r.values())} reports")
+    print(f"   {'syscall':<18}{'strace':>8}{'reported':>10}")
+    for call in sorted(set(s) | set(r), key=lambda k: -max(s[k], r[k])):
+        mark = ""
+        if call in OWN:
+            mark = "  (library adds its own)"
+        elif s[call] != r[call]:
+            mark = "  MISMATCH"
+            bad += 1
+        print(f"   {call:<18}{s[call]:>8}{r[call]:>10}{mark}")
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] || fail "coverage mismatch"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# libsecfilter.so, SECFILTER_ACTION=log: every violation is reported and
+# the program runs to its end.
+. "$TOP/tests/e2e/lib.sh"
+
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; write: fd == 1' SECFILTER_ACTION=log \
+	"$PROBE" wrapper syscall stdio raw thread >log.out 2>log.err
+[ $? -eq 0 ] || fail "log mode: status $?"
+expect_grep '^main done$' log.out
+[ "$(grep -c 'system call 1 (sys_write) blocked' log.err)" -eq 5 ] || {
+	cat log.err >&2; fail "expected 5 reports"; }
+for w in wrapper syscall stdio raw thread; do
+	expect_grep "^$w\$" log.err   # the call went through
+done
+echo "ok log mode: 5 violations reported, program ran to the end"
+
+# syslog: a datagram per line to /dev/log (here a socket of our own).
+if [ -x /usr/bin/python3 ] && [ -w /dev ] && [ ! -e /dev/log ]; then
+	/usr/bin/python3 - "$LIB" "$PROBE" <<'PY'
+import os, socket, subprocess, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind("/dev/log")
+try:
+    env = dict(os.environ, LD_PRELOAD=sys.argv[1], SECFILTER_POLICY="*: 1; getppid: 0",
+               SECFILTER_LOG="syslog", SECFILTER_ACTION="log")
+    subprocess.run([sys.argv[2], "getppid"], env=env, check=True, stdout=subprocess.DEVNULL)
+    s.settimeout(2)
+    first = s.recv(4096).decode()
+    assert first.startswith("<12>secfilter: lib_probe[") and "(sys_getppid) blocked at ip:" in first, first
+    print("ok syslog:", first)
+finally:
+    os.unlink("/dev/log")
+PY
+	[ $? -eq 0 ] || fail "syslog"
+fi

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# libsecfilter.so's two protocols with the secfilter tool: the handshake
+# (SECFILTER_HANDSHAKE=<fd> gets "ok\n" once enforcement is armed) and the
+# state mapping that `secfilter show PID` reads.
+. "$TOP/tests/e2e/lib.sh"
+
+# Handshake: "ok\n" on the fd, and the variable is gone from environ.
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' SECFILTER_HANDSHAKE=3 env 3>hs.txt >env.out ||
+	fail "handshake run failed"
+[ "$(od -An -c hs.txt | tr -d ' ')" = 'ok\n' ] || { od -c hs.txt >&2; fail "handshake bytes"; }
+expect_no_grep '^SECFILTER_HANDSHAKE=' env.out
+expect_grep '^SECFILTER_POLICY=' env.out
+echo "ok handshake"
+
+# No handshake when the policy cannot be applied: exit 125, nothing written.
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='nope: 1' SECFILTER_HANDSHAKE=3 "$PROBE" 3>hs2.txt >/dev/null 2>&1
+[ $? -eq 125 ] || fail "bad policy: expected 125"
+[ ! -s hs2.txt ] || fail "handshake written for a bad policy"
+echo "ok no handshake on failure"
+
+# Pending policies hand-shake too (armed for the next exec).
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='on_next_syscall: 1; *: 1' SECFILTER_HANDSHAKE=3 true 3>hs3.txt ||
+	fail "pending run failed"
+[ "$(cat hs3.txt)" = ok ] || fail "no handshake when pending"
+
+# State mapping: read through /proc/PID/mem, as `secfilter show` does.
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; sethostname: 0' "$PROBE" sleep 1500 apply 'getppid: 0' sleep 4000 >/dev/null 2>&1 &
+pid=$!
+/usr/bin/python3 - "$pid" <<'PY' || fail "state mapping"
+import re, struct, sys, time
+
+pid = int(sys.argv[1])
+
+def state():
+    for line in open(f"/proc/{pid}/maps"):
+        if "/memfd:secfilter-state (deleted)" in line:
+            lo = int(line.split("-")[0], 16)
+            with open(f"/proc/{pid}/mem", "rb") as mem:
+                mem.seek(lo)
+                head = mem.read(32)
+                magic, version, length, gen = struct.unpack("<16sIIQ", head)
+                text = mem.read(length).decode()
+            return magic, version, gen, text
+    raise SystemExit("no secfilter-state mapping")
+
+deadline = time.time() + 5
+while True:
+    try:
+        magic, version, gen1, text1 = state()
+        break
+    except (SystemExit, FileNotFoundError):
+        if time.time() > deadline:
+            raise
+        time.sleep(0.05)
+assert magic == b"secfilter-state\0", magic
+assert version == 1, version
+assert "sys_getppid: 1" in text1 and "sethostname" not in text1, text1
+while True:
+    _, _, gen2, text2 = state()
+    if gen2 != gen1 or time.time() > deadline:
+        break
+    time.sleep(0.05)
+assert gen2 == gen1 + 1, (gen1, gen2)
+assert "sys_getppid" not in text2, text2
+maps = open(f"/proc/{pid}/maps").read()
+assert maps.count("secfilter-state") == 1, "the old mapping was not unmapped"
+import os
+for fd in os.listdir(f"/proc/{pid}/fd"):
+    assert "secfilter" not in os.readlink(f"/proc/{pid}/fd/{fd}"), "the memfd is still open"
+print(f"ok state: generation {gen1} -> {gen2}, {len(text2)} bytes of canonical text")
+PY
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
+true

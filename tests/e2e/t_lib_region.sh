@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# libsecfilter.so's own structure: every `syscall` instruction of the
+# library lies in its allowed region (section sf_region) except the one
+# trampoline meant to trap; it exports only the interposed functions and
+# the API; and with no variable set it does nothing.
+. "$TOP/tests/e2e/lib.sh"
+
+objdump -d "$LIB" | awk '
+	/^Disassembly of section/ { sec = $4 }
+	/^[0-9a-f]+ <.*>:$/ { fn = $2 }
+	/\tsyscall/ { print sec, fn }' | sort | uniq -c >sites.txt
+outside=$(grep -v ' sf_region: ' sites.txt | grep -v '<sf_trap_syscall>:' || true)
+[ -z "$outside" ] || { cat sites.txt >&2; fail "syscall instructions outside the region: $outside"; }
+echo "ok $(awk '{n += $1} END {print n}' sites.txt) syscall instructions, all in the region but the trap trampoline"
+
+# Exports: the API, the wrapped functions, nothing of the engine.
+nm -D --defined-only "$LIB" | awk '{print $3}' >exports.txt
+for f in secfilter_apply secfilter_error secfilter_mode read write openat syscall; do
+	grep -qx "$f" exports.txt || fail "$f is not exported"
+done
+if grep -E '^(sf_|__start_|__stop_)' exports.txt; then fail "internal symbols exported"; fi
+echo "ok $(wc -l <exports.txt) exported symbols"
+
+# The wrappers table and the functions it generates agree.
+n=$(grep -cvE '^[[:space:]]*(#|$)' "$TOP/preload/wrappers.tbl")
+m=$(grep -c '^SF_WRAPPER' "$B/gen/wrappers.c")
+[ "$n" -eq "$m" ] || fail "wrappers.tbl has $n rows, wrappers.c $m functions"
+
+# Inert: no SIGSYS handler, no mapping, no dispatch.
+LD_PRELOAD="$LIB" grep -E '^(SigCgt|Seccomp):' /proc/self/status >inert.txt
+LD_PRELOAD="$LIB" cat /proc/self/maps >maps.txt
+expect_no_grep 'secfilter-state' maps.txt
+sigcgt=$(awk '/SigCgt/ {print $2}' inert.txt)
+(( (16#$sigcgt >> 30) & 1 )) && fail "SIGSYS handler installed while inert"
+echo "ok inert"
