@@ -6,6 +6,7 @@
  * at all.  Once the current policy is enforcing, a rule that would add to S
  * fails with EPERM. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "eval.h"
@@ -96,10 +97,8 @@ static int allow(struct scratch *s, const struct applying *a,
 		return 0;
 	if (a->enforcing) {
 		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
-		memcpy(what, "sys_", 4);
-		strncpy(what + 4, sc ? sc->name : "?", sizeof(what) - 5);
-		what[sizeof(what) - 1] = '\0';
-		strncat(what, " is not in the allowed set", sizeof(what) - strlen(what) - 1);
+		snprintf(what, sizeof(what), "sys_%s is not in the allowed set",
+			 sc ? sc->name : "?");
 		return widening(a, r, what);
 	}
 	s->allowed[nr] = 1;

@@ -29,6 +29,15 @@ static void line_bounds(const char *text, size_t textlen, unsigned line,
 	*end = pos;
 }
 
+/* The gutter before " | ": wide enough for the line number, at least 5. */
+static int gutter(unsigned line)
+{
+	char num[16];
+	int w = snprintf(num, sizeof(num), "%u", line);
+
+	return w < 5 ? 5 : w;
+}
+
 /* Appends the quoted source line and the caret line: the caret's indent
  * copies tabs from the source so that it lines up. */
 static size_t format_context(char *buf, size_t cap, const char *text,
@@ -37,8 +46,7 @@ static size_t format_context(char *buf, size_t cap, const char *text,
 {
 	size_t start, end, from, shown, i, n = 0;
 	size_t caret = col ? col - 1 : 0;
-	char num[16];
-	int w;
+	int w = gutter(line);
 
 	line_bounds(text, textlen, line, &start, &end);
 	from = caret > SHOW_MAX / 2 ? caret - SHOW_MAX / 2 : 0;
@@ -52,10 +60,7 @@ static size_t format_context(char *buf, size_t cap, const char *text,
 		len = 1;
 	if (caret + len > shown + 1)
 		len = caret < shown ? (unsigned)(shown - caret) : 1;
-	w = snprintf(num, sizeof(num), "%u", line);
-	if (w < 5)
-		w = 5;
-	n += snprintf(buf + n, cap - n, "%*s | %s%.*s%s\n", w, num,
+	n += snprintf(buf + n, cap - n, "%*u | %s%.*s%s\n", w, line,
 		      from ? "..." : "", (int)shown, text + start + from,
 		      start + from + shown < end ? "..." : "");
 	if (n >= cap)
@@ -106,7 +111,7 @@ void sf_error_fixit(struct sf_error *err, const char *text, size_t textlen,
 	if (!err->line || caret > SHOW_MAX / 2)
 		return; /* the caret line was shifted; a fix-it would not align */
 	line_bounds(text, textlen, err->line, &start, &end);
-	n += snprintf(err->text + n, cap - n, "%5s | ", "");
+	n += snprintf(err->text + n, cap - n, "%*s | ", gutter(err->line), "");
 	for (i = 0; i < caret && n + 1 < cap && start + i < end; i++)
 		err->text[n++] = text[start + i] == '\t' ? '\t' : ' ';
 	if (n < cap)

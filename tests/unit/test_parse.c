@@ -403,6 +403,20 @@ static void caret_follows_tabs(void **state)
 					"      | \t     \t      ^~~~~~~~~~~\n"));
 }
 
+static void wide_line_numbers_keep_the_caret_aligned(void **state)
+{
+	char *text = malloc(100000 + 16);
+	struct sf_error e;
+
+	(void)state;
+	memset(text, '\n', 99999);
+	strcpy(text + 99999, "raed: 1");
+	e = t_parse_error(NULL, text);
+	assert_int_equal(e.line, 100000);
+	assert_non_null(strstr(e.text, "\n100000 | raed: 1\n       | ^~~~\n       | read\n"));
+	free(text);
+}
+
 static void limits(void **state)
 {
 	char *text;
@@ -479,6 +493,7 @@ int main(void)
 		cmocka_unit_test(errors_at_exact_positions),
 		cmocka_unit_test(error_shows_line_and_caret),
 		cmocka_unit_test(caret_follows_tabs),
+		cmocka_unit_test(wide_line_numbers_keep_the_caret_aligned),
 		cmocka_unit_test(limits),
 		cmocka_unit_test(nul_byte_is_an_error),
 	};
