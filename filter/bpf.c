@@ -51,9 +51,6 @@
  * unused bottom of the output buffer. */
 #define FRAMES 128
 
-/* Expression nodes visited, all filters together: only stops a malformed
- * block (a cycle) from looping. */
-#define MAX_STEPS (1ul << 22)
 
 #define OFF_NR offsetof(struct seccomp_data, nr)
 #define OFF_ARCH offsetof(struct seccomp_data, arch)
@@ -71,7 +68,7 @@ struct ctx {
 	unsigned near_kill;  /* id of the newest RET kill, 0 if none */
 	unsigned tramp_at;   /* id of the newest JA trampoline, 0 if none */
 	unsigned tramp_to;   /* its target */
-	unsigned long steps;
+	unsigned long steps;  /* expression nodes visited, all filters together */
 	int err;             /* 0, -E2BIG or -EINVAL; sticky */
 	const char *why;     /* -EINVAL: what is malformed */
 };
@@ -526,7 +523,10 @@ static unsigned lower(struct ctx *c, uint32_t i, unsigned t, unsigned f)
 		for (;;) {
 			if (c->err)
 				goto out;
-			if (i >= c->p->nnodes || ++c->steps > MAX_STEPS) {
+			/* Every filter is a tree of its own (apply copies
+			 * them), so a valid block has each node visited once,
+			 * however many narrowings grew it; more is a cycle. */
+			if (i >= c->p->nnodes || ++c->steps > c->p->nnodes) {
 				malformed(c, "bad expression node");
 				goto out;
 			}

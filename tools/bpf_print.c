@@ -360,7 +360,8 @@ void sf_bpf_print_c(FILE *out, const struct sock_filter *insns, unsigned n)
 		" */\n"
 		"#include <linux/filter.h>\n"
 		"#include <linux/seccomp.h>\n\n"
-		"static struct sock_filter secfilter_filter[] = {\n", n);
+		"/* unused: a file that includes this may use either of the two */\n"
+		"__attribute__((unused)) static struct sock_filter secfilter_filter[] = {\n", n);
 	for (i = 0; i < n; i++) {
 		const struct sock_filter *in = &insns[i];
 		uint32_t a = f.a ? f.a[i] : A_UNKNOWN;
@@ -378,7 +379,7 @@ void sf_bpf_print_c(FILE *out, const struct sock_filter *insns, unsigned n)
 		fprintf(out, " /* %s%s%s */\n", ins, com[0] ? "; " : "", com);
 	}
 	fprintf(out, "};\n\n"
-		     "static struct sock_fprog secfilter_fprog = {\n"
+		     "__attribute__((unused)) static struct sock_fprog secfilter_fprog = {\n"
 		     "\t.len = sizeof(secfilter_filter) / sizeof(secfilter_filter[0]),\n"
 		     "\t.filter = secfilter_filter,\n"
 		     "};\n");

@@ -11,7 +11,8 @@ static const char usage[] =
 	"Validate each policy FILE ('-' is standard input) and print it in\n"
 	"canonical form, under a '# FILE' header when there are several.\n\n"
 	"  -q, --quiet   do not print the policies (errors are still reported)\n"
-	"  -h, --help    show this help\n\n"
+	"  -h, --help    show this help\n"
+	"  -V, --version print the version\n\n"
 	"Exit status: 0 all valid, 1 some file invalid or unreadable, 2 usage.\n";
 
 /* Returns the file's status: 0 valid, or what policy_in_* returned. */
@@ -47,11 +48,12 @@ int cmd_check(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int quiet = 0, worst = 0, o, i, nfiles, stdin_seen = 0;
 
-	while ((o = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":qhV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'q':
 			quiet = 1;
@@ -59,8 +61,10 @@ int cmd_check(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return EX_SF_OK;
+		case 'V':
+			return tool_version();
 		default:
-			return tool_usage_err("check", "check: unknown option");
+			return tool_bad_option("check", o, argv);
 		}
 	}
 	nfiles = argc - optind;

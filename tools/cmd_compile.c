@@ -1,10 +1,12 @@
 /* secfilter compile: the policy as the kernel filter trusted mode installs
  * (SPEC §4), shown as a disassembly, as C, or as the raw program. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <linux/seccomp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bpf.h"
@@ -20,7 +22,8 @@ static const char usage[] =
 	"  -f, --format=FMT    disasm (default), c (a C array), or raw (the\n"
 	"                      struct sock_filter array, 8 bytes per instruction)\n"
 	"  -o, --output=OUT    write to OUT instead of standard output\n"
-	"  -h, --help          show this help\n\n"
+	"  -h, --help          show this help\n"
+	"  -V, --version       print the version\n\n"
 	"Without -p or -e, SECFILTER_POLICY or SECFILTER_POLICY_FILE is used.\n"
 	"Exit status: 0, 1 invalid policy (or over 4096 instructions), 2 usage,\n"
 	"125 the output cannot be written.\n";
@@ -80,32 +83,46 @@ static int emit(FILE *out, enum format f, const struct sock_filter *prog, unsign
 	return ferror(out) ? -1 : 0;
 }
 
+/* After a failed write, OUT goes only if it is a regular file and still
+ * the one written to: never a device, a FIFO or a symlink named by -o
+ * (-o /dev/full must not delete /dev/full), nor a file renamed in
+ * between. */
+static void remove_output(const char *path, int fd)
+{
+	struct stat a, b;
+
+	if (fstat(fd, &a) == 0 && lstat(path, &b) == 0 && S_ISREG(b.st_mode) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(path);
+}
+
 static int write_output(const char *path, enum format f, const struct sock_filter *prog,
 			unsigned len)
 {
 	FILE *out = stdout;
+	int fd = -1, ok;
 
 	if (path && strcmp(path, "-") != 0) {
-		out = fopen(path, "we");
-		if (!out) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0 || !(out = fdopen(fd, "w"))) {
 			tool_perr("compile: %s", path);
+			if (fd >= 0)
+				close(fd);
 			return EX_SF_FAIL;
 		}
 	}
-	if (emit(out, f, prog, len) < 0 || fflush(out) != 0) {
+	ok = emit(out, f, prog, len) == 0 && fflush(out) == 0;
+	if (!ok)
 		tool_perr("compile: %s", out == stdout ? "standard output" : path);
-		if (out != stdout) {
-			fclose(out);
-			unlink(path); /* no half-written program left behind */
-		}
-		return EX_SF_FAIL;
-	}
-	if (out != stdout && fclose(out) != 0) {
+	if (out == stdout)
+		return ok ? EX_SF_OK : EX_SF_FAIL;
+	if (!ok)
+		remove_output(path, fd);
+	if (fclose(out) != 0 && ok) {
 		tool_perr("compile: %s", path);
-		unlink(path);
-		return EX_SF_FAIL;
+		ok = 0;
 	}
-	return EX_SF_OK;
+	return ok ? EX_SF_OK : EX_SF_FAIL;
 }
 
 int cmd_compile(int argc, char **argv)
@@ -116,6 +133,7 @@ int cmd_compile(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *expr = NULL, *output = NULL;
@@ -126,7 +144,7 @@ int cmd_compile(int argc, char **argv)
 	unsigned len = 0;
 	int o, r;
 
-	while ((o = getopt_long(argc, argv, "p:e:f:o:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":p:e:f:o:hV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'p':
 		case 'e':
@@ -145,8 +163,10 @@ int cmd_compile(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return EX_SF_OK;
+		case 'V':
+			return tool_version();
 		default:
-			return tool_usage_err("compile", "compile: unknown option");
+			return tool_bad_option("compile", o, argv);
 		}
 	}
 	if (optind < argc)

@@ -7,6 +7,7 @@
  * starts PROG is run's, not PROG's, and is not counted (run exempts it in
  * both modes). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <linux/audit.h>
 #include <signal.h>
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,16 +33,21 @@ static const char usage[] =
 	"'sys_NAME: 1' line per syscall with the number of calls.\n\n"
 	"  -o, --output=FILE  write the policy to FILE (default: standard output,\n"
 	"                     after PROG has finished)\n"
-	"  -h, --help         show this help\n\n"
+	"  -h, --help         show this help\n"
+	"  -V, --version      print the version\n\n"
 	"Exit status: PROG's (128+N when killed by signal N), 2 usage, 125\n"
 	"secfilter failed, 126 PROG cannot be executed, 127 PROG not found.\n";
 
 #define X32_BIT 0x40000000u
 
 struct learn {
-	char **argv;
-	char *path;
+	char **argv;         /* PROG [ARG...] as given */
+	char *path;          /* what is exec'd: PROG resolved, or /bin/sh */
+	char *script;        /* PROG resolved, when /bin/sh runs it */
+	char **exec_argv;    /* /bin/sh PROG [ARG...], or NULL */
 	const char *output;
+	int out_fd;          /* -o FILE, opened before PROG runs; -1: stdout */
+	int out_created;     /* FILE did not exist before */
 	uint64_t count[SF_NR_COUNT];
 	uint64_t foreign;    /* calls through another ABI (i386, x32) */
 	uint64_t tasks;      /* processes and threads followed */
@@ -48,6 +56,7 @@ struct learn {
 	pid_t main;
 	int main_status;
 	int counting;        /* PROG's image is in place */
+	int threads;         /* some task shared its memory with a new one */
 };
 
 static int seen_test_set(struct learn *l, pid_t pid, int set)
@@ -111,6 +120,8 @@ static int on_stop(struct learn *l, pid_t pid, int st)
 	if (event) {
 		if (event == PTRACE_EVENT_EXEC && pid == l->main)
 			l->counting = 1;
+		if (event == PTRACE_EVENT_CLONE) /* a thread (not fork or vfork) */
+			l->threads = 1;
 		return 0;
 	}
 	return trace_stop_signal(pid, st);
@@ -130,8 +141,12 @@ static int follow(struct learn *l)
 		if (pid < 0)
 			return errno == ECHILD ? 0 : -1;
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			if (pid == l->main)
+			/* Descendants may go on: a signal for learn now ends
+			 * learn, and PTRACE_O_EXITKILL them. */
+			if (pid == l->main) {
 				l->main_status = st;
+				forward_signals_reset();
+			}
 			seen_test_set(l, pid, -1);
 			continue;
 		}
@@ -183,6 +198,15 @@ static char *policy_of(const struct learn *l, size_t *len)
 		unsigned long long n = l->count[nr];
 		char rule[64];
 
+		if (!n && nr == SYS_futex && l->threads) {
+			/* Whether a thread has to wait for another (a join, a
+			 * contended lock) is timing's call, and ptrace slows
+			 * the run learn watches: the next run of the same
+			 * command may wait where this one did not. */
+			fprintf(out, "%-28s # 0 calls, but threads wait through it when timing has them\n",
+				"sys_futex: 1");
+			continue;
+		}
 		if (!n)
 			continue;
 		if (!sc) { /* the parser refuses numbers the table lacks */
@@ -231,12 +255,50 @@ static int validate(const char *text, size_t len)
 	return 0;
 }
 
-static int write_policy(const struct learn *l)
+/* -o FILE is opened before PROG runs: a run can take long (the user
+ * exercising the program), and a typo in FILE should not cost it.  FILE
+ * is truncated only when the policy is ready.  Returns 0 or an exit
+ * status. */
+static int open_output(struct learn *l)
+{
+	l->out_fd = -1;
+	if (!l->output || strcmp(l->output, "-") == 0)
+		return 0;
+	l->out_fd = open(l->output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (l->out_fd >= 0) {
+		l->out_created = 1;
+		return 0;
+	}
+	if (errno == EEXIST)
+		l->out_fd = open(l->output, O_WRONLY | O_CLOEXEC);
+	if (l->out_fd < 0) {
+		tool_perr("learn: %s", l->output);
+		return EX_SF_FAIL;
+	}
+	return 0;
+}
+
+/* PROG never ran: no policy, so no file that was not there before. */
+static void drop_output(struct learn *l)
+{
+	struct stat a, b;
+
+	if (l->out_fd < 0)
+		return;
+	if (l->out_created && fstat(l->out_fd, &a) == 0 && lstat(l->output, &b) == 0 &&
+	    S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(l->output);
+	close(l->out_fd);
+	l->out_fd = -1;
+}
+
+static int write_policy(struct learn *l)
 {
 	size_t len;
 	char *text = policy_of(l, &len);
-	FILE *out = stdout;
-	int rc = 0;
+	const char *name = l->out_fd >= 0 ? l->output : "standard output";
+	struct stat st;
+	int fd = l->out_fd >= 0 ? l->out_fd : STDOUT_FILENO, r;
 
 	if (!text || validate(text, len) < 0) {
 		free(text);
@@ -244,19 +306,27 @@ static int write_policy(const struct learn *l)
 			tool_perr("learn: cannot format the policy");
 		return EX_SF_FAIL;
 	}
-	if (l->output && strcmp(l->output, "-") != 0 && !(out = fopen(l->output, "we"))) {
-		tool_perr("learn: %s", l->output);
-		free(text);
+	fflush(stdout);
+	r = 0;
+	/* Only a regular file has old contents to cut (a FIFO or a
+	 * terminal cannot be truncated). */
+	if (l->out_fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    ftruncate(fd, 0) < 0)
+		r = -errno;
+	if (r == 0)
+		r = write_all(fd, text, len);
+	if (l->out_fd >= 0) {
+		if (close(fd) < 0 && r == 0)
+			r = -errno;
+		l->out_fd = -1;
+	}
+	free(text);
+	if (r < 0) {
+		errno = -r;
+		tool_perr("learn: %s", name);
 		return EX_SF_FAIL;
 	}
-	if (fwrite(text, 1, len, out) != len || fflush(out) != 0)
-		rc = -1;
-	if (out != stdout && fclose(out) != 0)
-		rc = -1;
-	if (rc < 0)
-		tool_perr("learn: %s", out == stdout ? "standard output" : l->output);
-	free(text);
-	return rc < 0 ? EX_SF_FAIL : 0;
+	return 0;
 }
 
 static int parse_args(struct learn *l, int argc, char **argv)
@@ -264,11 +334,12 @@ static int parse_args(struct learn *l, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int o;
 
-	while ((o = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "+:o:hV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'o':
 			l->output = optarg;
@@ -276,8 +347,10 @@ static int parse_args(struct learn *l, int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			exit(EX_SF_OK);
+		case 'V':
+			exit(tool_version());
 		default:
-			return tool_usage_err("learn", "learn: unknown option");
+			return tool_bad_option("learn", o, argv);
 		}
 	}
 	if (optind >= argc)
@@ -288,7 +361,7 @@ static int parse_args(struct learn *l, int argc, char **argv)
 
 static int learn(struct learn *l)
 {
-	struct spawn sp = { l->path, l->argv, environ, 0, -1,
+	struct spawn sp = { l->path, l->exec_argv ? l->exec_argv : l->argv, environ, 0, -1,
 			    PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK |
 			    PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE };
 	struct spawn_fail f;
@@ -298,11 +371,13 @@ static int learn(struct learn *l)
 	l->seen = calloc(l->seen_max / 8 + 1, 1);
 	if (!l->seen) {
 		tool_err("out of memory");
+		drop_output(l);
 		return EX_SF_FAIL;
 	}
 	l->main = trace_spawn(&sp, &errfd);
 	if (l->main < 0) {
 		tool_perr("learn: cannot start %s", l->argv[0]);
+		drop_output(l);
 		return EX_SF_FAIL;
 	}
 	seen_test_set(l, l->main, 1);
@@ -312,15 +387,17 @@ static int learn(struct learn *l)
 		tool_perr("learn: tracing %s", l->argv[0]);
 		kill(l->main, SIGKILL);
 		close(errfd);
+		drop_output(l);
 		return EX_SF_FAIL;
 	}
 	if (!l->counting) { /* it never became PROG */
 		trace_spawn_failure(errfd, &f);
 		close(errfd);
+		drop_output(l);
 		errno = f.err;
 		if (f.stage == SPAWN_EXEC) {
 			tool_perr("learn: %s", l->argv[0]);
-			return f.err == ENOENT || f.err == ENOTDIR ? EX_SF_NOTFOUND : EX_SF_NOEXEC;
+			return f.err == ENOENT ? EX_SF_NOTFOUND : EX_SF_NOEXEC;
 		}
 		if (f.stage == SPAWN_SETUP)
 			tool_perr("learn: cannot prepare %s", l->argv[0]);
@@ -344,8 +421,17 @@ int cmd_learn(int argc, char **argv)
 		tool_perr("learn: %s", l.argv[0]);
 		return rc;
 	}
+	if (prog_needs_shell(l.path)) { /* as execvp does, and run */
+		l.script = l.path;
+		l.path = xstrdup("/bin/sh");
+		l.exec_argv = shell_argv(l.script, l.argv);
+	}
+	if ((rc = open_output(&l)))
+		return rc;
 	rc = learn(&l);
 	free(l.path);
+	free(l.script);
+	free(l.exec_argv);
 	free(l.seen);
 	return rc;
 }

@@ -51,7 +51,8 @@ static const char usage[] =
 	"  -t, --trusted      kernel seccomp filter (the default for static PROG)\n"
 	"  -i, --interpose    the preload library (the default for dynamic PROG)\n"
 	"  -l, --log          report violations and let them proceed\n"
-	"  -h, --help         show this help\n\n"
+	"  -h, --help         show this help\n"
+	"  -V, --version      print the version\n\n"
 	"Without -p or -e, SECFILTER_POLICY or SECFILTER_POLICY_FILE is used.\n"
 	"SECFILTER_MODE=trusted and SECFILTER_ACTION=log give the defaults of\n"
 	"--trusted and --log; SECFILTER_LIBRARY names the library.\n"
@@ -67,8 +68,11 @@ struct run {
 	enum mode mode;
 	int mode_explicit;
 	int log;
-	char **argv;       /* PROG [ARG...] */
-	char *path;        /* PROG resolved */
+	char **argv;       /* PROG [ARG...], or /bin/sh PROG [ARG...] (see prepare) */
+	const char *name;  /* PROG as given, for messages */
+	char *path;        /* PROG resolved (or /bin/sh) */
+	char *script;      /* PROG resolved, when /bin/sh runs it */
+	char **sh_argv;
 	const char *why;   /* why PROG's kind is unknown, or NULL */
 	struct policy_in in;
 	struct sf_policy *policy;
@@ -105,13 +109,14 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "interpose", no_argument, NULL, 'i' },
 		{ "log", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int o, rc;
 
 	if ((rc = parse_env_defaults(r)))
 		return rc;
-	while ((o = getopt_long(argc, argv, "+p:e:tilh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "+:p:e:tilhV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'p':
 		case 'e':
@@ -133,13 +138,16 @@ static int parse_args(struct run *r, int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			exit(EX_SF_OK);
+		case 'V':
+			exit(tool_version());
 		default:
-			return tool_usage_err("run", "run: unknown option");
+			return tool_bad_option("run", o, argv);
 		}
 	}
 	if (optind >= argc)
 		return tool_usage_err("run", "run: no PROG given");
 	r->argv = argv + optind;
+	r->name = r->argv[0];
 	return 0;
 }
 
@@ -152,7 +160,7 @@ static int choose_mode(struct run *r)
 	if (st == 1 && r->mode == MODE_INTERPOSE)
 		return tool_usage_err("run", "run: %s is statically linked: LD_PRELOAD cannot "
 				      "reach it; trusted mode (the default for static "
-				      "programs) can", r->argv[0]);
+				      "programs) can", r->name);
 	if (r->mode == MODE_AUTO)
 		r->mode = st == 1 ? MODE_TRUSTED : MODE_INTERPOSE;
 	if (r->mode == MODE_TRUSTED && r->policy->pending) {
@@ -199,8 +207,21 @@ static char *find_library(void)
 	return NULL;
 }
 
+/* The kernel's limit on one environment string (MAX_ARG_STRLEN). */
+#define ENV_STRING_MAX (32 * 4096)
+
 static int prepare_library(struct run *r)
 {
+	/* A policy that is not a regular file the library can read again
+	 * travels in SECFILTER_POLICY, which execve refuses past this. */
+	if (!r->in.path && sizeof("SECFILTER_POLICY=") + r->in.len > ENV_STRING_MAX) {
+		tool_err("run: %s: the policy is too long to pass to %s in the environment "
+			 "(%zu bytes; at most %zu): give it as a file with -p FILE",
+			 r->in.source, r->name, r->in.len,
+			 (size_t)ENV_STRING_MAX - sizeof("SECFILTER_POLICY="));
+		return EX_SF_FAIL;
+	}
+
 	r->library = find_library();
 	if (!r->library) {
 		tool_err("run: cannot find libsecfilter.so next to secfilter or in ../lib; "
@@ -286,8 +307,22 @@ static void free_env(char **env, size_t own)
 	free(env);
 }
 
+/* Whether /proc/PID names our own children: not when secfilter runs in
+ * a PID namespace under a /proc mounted for another one. */
+static int proc_is_ours(void)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10) == (long)getpid();
+}
+
 /* The name of the dead (not yet reaped) process: PROG may have exec'd
- * another program since.  Falls back to PROG's file name. */
+ * another program since.  Falls back to the name the kernel gives the
+ * file exec'd (its basename, cut to 15 bytes). */
 static void dead_comm(const struct run *r, pid_t pid, char *comm, size_t cap)
 {
 	const char *base = strrchr(r->path, '/');
@@ -296,7 +331,7 @@ static void dead_comm(const struct run *r, pid_t pid, char *comm, size_t cap)
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = proc_is_ours() ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd >= 0) {
 		n = read(fd, comm, cap - 1);
 		close(fd);
@@ -336,7 +371,10 @@ static void report_sigsys(const struct run *r, pid_t pid, const char *comm)
 	int e = r->kmsg;
 
 	if (r->kmsg >= 0) {
-		e = kmsg_find_seccomp(r->kmsg, pid, SIGSYS, 1000, &rec);
+		/* In a PID namespace the record has a pid we never saw: the
+		 * name has to do (the log was opened when PROG started). */
+		e = kmsg_find_seccomp(r->kmsg, kmsg_pids_match() ? pid : 0, comm, SIGSYS,
+				      1000, &rec);
 		if (e == 0) {
 			print_blocked(&rec, pid);
 			return;
@@ -382,31 +420,43 @@ static int arm_trusted(struct run *r, int *status, int *pending_sig)
 	int rc;
 
 	if (!start) {
-		tool_perr("run: cannot read the registers of %s", r->argv[0]);
+		tool_perr("run: cannot read the registers of %s", r->name);
 		return EX_SF_FAIL;
 	}
 	rc = trace_run_to(r->pid, start, status);
 	if (rc == 1)
 		return PROG_ENDED;
 	if (rc != 0) {
-		tool_perr("run: cannot stop %s at its first instruction", r->argv[0]);
+		tool_perr("run: cannot stop %s at its first instruction", r->name);
 		return EX_SF_FAIL;
 	}
 	ret = trace_inject_seccomp(r->pid, r->prog, r->prog_len, pending_sig);
 	if (ret != 0) {
 		errno = (int)-ret;
-		tool_perr("run: cannot install the kernel filter in %s", r->argv[0]);
+		tool_perr("run: cannot install the kernel filter in %s", r->name);
 		return EX_SF_FAIL;
 	}
 	return 0;
 }
 
-static int handshake_received(int fd)
+/* How many "ok\n" the pipe holds: one from each process that ran the
+ * library's constructor with SECFILTER_HANDSHAKE set; -1 if anything else
+ * is there. */
+static int handshakes(int fd)
 {
-	char buf[8];
-	ssize_t n = read(fd, buf, sizeof(buf));
+	char buf[256];
+	ssize_t n, i;
+	size_t len = 0;
 
-	return n == 3 && memcmp(buf, "ok\n", 3) == 0;
+	while (len < sizeof(buf) &&
+	       ((n = read(fd, buf + len, sizeof(buf) - len)) > 0 || (n < 0 && errno == EINTR)))
+		len += n > 0 ? (size_t)n : 0;
+	if (len % 3)
+		return -1;
+	for (i = 0; i < (ssize_t)len; i += 3)
+		if (memcmp(buf + i, "ok\n", 3) != 0)
+			return -1;
+	return (int)(len / 3);
 }
 
 /* Interposition mode, at PROG's exec stop: PROG may reach its entry point
@@ -417,20 +467,29 @@ static int verify_interposed(struct run *r, int *status)
 	int rc;
 
 	if (!entry) {
-		tool_err("run: cannot read the entry point of %s", r->argv[0]);
+		tool_err("run: cannot read the entry point of %s", r->name);
 		return EX_SF_FAIL;
 	}
 	rc = trace_run_to(r->pid, entry, status);
 	if (rc == 1)
 		return PROG_ENDED;
 	if (rc < 0) {
-		tool_perr("run: cannot stop %s at its entry point", r->argv[0]);
+		tool_perr("run: cannot stop %s at its entry point", r->name);
 		return EX_SF_FAIL;
 	}
-	if (handshake_received(r->hs[0]))
+	rc = handshakes(r->hs[0]);
+	if (rc == 1)
 		return 0;
+	if (rc > 1) {
+		/* Its copy of the breakpoint at the entry point will stop the
+		 * child with SIGTRAP: fail closed, and say why. */
+		tool_err("run: %s forked before reaching its entry point (in a library "
+			 "constructor); run cannot follow such a child; not running it",
+			 r->name);
+		return EX_SF_FAIL;
+	}
 	tool_err("run: the library %s was not loaded into %s; not running it unfiltered%s%s%s",
-		 r->library, r->argv[0], r->why ? " (" : "", r->why ? r->why : "",
+		 r->library, r->name, r->why ? " (" : "", r->why ? r->why : "",
 		 r->why ? ")" : "");
 	return EX_SF_FAIL;
 }
@@ -443,11 +502,17 @@ static int spawn_failed(const struct run *r, int errfd, int status)
 	trace_spawn_failure(errfd, &f);
 	errno = f.err;
 	if (f.stage == SPAWN_EXEC) {
-		tool_perr("run: %s", r->argv[0]);
-		return f.err == ENOENT || f.err == ENOTDIR ? EX_SF_NOTFOUND : EX_SF_NOEXEC;
+		/* PROG was there a moment ago: what is missing is the program
+		 * loader or the #! interpreter it names. */
+		if (f.err == ENOENT && access(r->path, F_OK) == 0)
+			tool_err("run: %s: its interpreter (ELF loader or #! line) was not found",
+				 r->name);
+		else
+			tool_perr("run: %s", r->name);
+		return f.err == ENOENT ? EX_SF_NOTFOUND : EX_SF_NOEXEC;
 	}
 	if (f.stage == SPAWN_SETUP) {
-		tool_perr("run: cannot prepare %s", r->argv[0]);
+		tool_perr("run: cannot prepare %s", r->name);
 		return EX_SF_FAIL;
 	}
 	return status_to_exit(status); /* a forwarded signal killed it */
@@ -467,6 +532,9 @@ static int wait_prog(struct run *r)
 			tool_perr("run: waitid");
 			return EX_SF_FAIL;
 		}
+	/* Once reaped, the pid may be another process's: no more
+	 * forwarding to it. */
+	forward_signals_to(0);
 	if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
 		if (si.si_status == SIGSYS)
 			dead_comm(r, r->pid, comm, sizeof(comm));
@@ -503,7 +571,7 @@ static int start(struct run *r)
 	if (r->mode == MODE_INTERPOSE)
 		close(r->hs[1]);
 	if (r->pid < 0) {
-		tool_perr("run: cannot start %s", r->argv[0]);
+		tool_perr("run: cannot start %s", r->name);
 		return EX_SF_FAIL;
 	}
 	forward_signals_to(r->pid);
@@ -515,16 +583,27 @@ static int start(struct run *r)
 	}
 	close(errfd);
 	if (rc < 0) {
-		tool_perr("run: tracing %s", r->argv[0]);
+		tool_perr("run: tracing %s", r->name);
 		kill_prog(r);
 		return EX_SF_FAIL;
+	}
+	/* Both modes work on x86-64 registers, auxv and syscalls; no
+	 * policy can let a 32-bit program make a single call anyway. */
+	if ((rc = trace_is_x86_64(r->pid)) <= 0) {
+		if (rc < 0)
+			tool_perr("run: cannot read the registers of %s", r->name);
+		else
+			tool_err("run: %s is not an x86-64 program; secfilter filters the x86-64 "
+				 "system call ABI only", r->name);
+		kill_prog(r);
+		return rc < 0 ? EX_SF_FAIL : EX_SF_NOEXEC;
 	}
 	rc = r->mode == MODE_TRUSTED ? arm_trusted(r, &st, &sig) : verify_interposed(r, &st);
 	if (rc == PROG_ENDED) /* before its own code ran (the library refused?) */
 		return status_to_exit(st);
 	if (rc != 0 || ptrace(PTRACE_DETACH, r->pid, 0, sig) < 0) {
 		if (rc == 0)
-			tool_perr("run: cannot let %s go", r->argv[0]);
+			tool_perr("run: cannot let %s go", r->name);
 		kill_prog(r);
 		return rc ? rc : EX_SF_FAIL;
 	}
@@ -543,10 +622,15 @@ static int prepare(struct run *r, int argc, char **argv)
 		return rc;
 	if ((rc = policy_in_parse(&r->in, &r->policy)))
 		return rc;
-	rc = resolve_prog(r->argv[0], &r->path);
+	rc = resolve_prog(r->name, &r->path);
 	if (rc) {
-		tool_perr("run: %s", r->argv[0]);
+		tool_perr("run: %s", r->name);
 		return rc;
+	}
+	if (prog_needs_shell(r->path)) {
+		r->script = r->path;
+		r->path = xstrdup("/bin/sh");
+		r->argv = r->sh_argv = shell_argv(r->script, r->argv);
 	}
 	if ((rc = choose_mode(r)))
 		return rc;
@@ -568,6 +652,8 @@ static void release(struct run *r)
 	policy_in_free(&r->in);
 	free(r->prog);
 	free(r->path);
+	free(r->script);
+	free(r->sh_argv);
 	free(r->library);
 }
 

@@ -23,7 +23,8 @@ static const char usage[] =
 	"Print the current policy of process PID, which runs under the secfilter\n"
 	"library, in canonical form (secfilter(7)).  Only the process's owner or\n"
 	"root may read it.\n\n"
-	"  -h, --help    show this help\n\n"
+	"  -h, --help    show this help\n"
+	"  -V, --version print the version\n\n"
 	"Exit status: 0, 1 PID is not running under secfilter (or does not exist),\n"
 	"2 usage, 125 the state cannot be read (permission denied, corrupt).\n";
 
@@ -163,10 +164,13 @@ static int show(pid_t pid)
 	int mem, n, r = 1, tries;
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	mem = open(path, O_RDONLY | O_CLOEXEC);
-	if (mem < 0)
-		return open_failed(pid, "the memory");
 	for (tries = 0; tries < READ_TRIES; tries++) {
+		/* Opened anew each try: the file stays bound to the image it
+		 * was opened on, and an exec in between leaves it reading
+		 * nothing while the maps show the new image. */
+		mem = open(path, O_RDONLY | O_CLOEXEC);
+		if (mem < 0)
+			return open_failed(pid, "the memory");
 		n = find_states(pid, rg, MAX_STATES);
 		if (n < 0) {
 			errno = -n;
@@ -178,10 +182,10 @@ static int show(pid_t pid)
 			return not_filtered(pid);
 		}
 		r = read_newest(mem, rg, n, &text, &len);
+		close(mem);
 		if (r <= 0 && r != -EIO)
 			break;
 	}
-	close(mem);
 	if (r < 0) {
 		errno = -r;
 		tool_perr("show: cannot read the policy of process %d", (int)pid);
@@ -207,18 +211,21 @@ int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	long pid;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
 		if (o == 'h') {
 			fputs(usage, stdout);
 			return EX_SF_OK;
 		}
-		return tool_usage_err("show", "show: unknown option");
+		if (o == 'V')
+			return tool_version();
+		return tool_bad_option("show", o, argv);
 	}
 	if (argc - optind != 1)
 		return tool_usage_err("show", "show: give one PID");

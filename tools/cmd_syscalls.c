@@ -14,7 +14,8 @@ static const char usage[] =
 	"differs from sys_NAME, and the arguments with their type classes\n"
 	"(s32 u32 u16 s64 u64 ptr; see secfilter(7)).  NAME may be a name\n"
 	"(read), sys_NAME, an entry point (sys_newuname) or a number.\n\n"
-	"  -h, --help    show this help\n\n"
+	"  -h, --help    show this help\n"
+	"  -V, --version print the version\n\n"
 	"Exit status: 0, or 1 when a NAME is unknown.\n";
 
 static int entry_differs(const struct sf_syscall *sc)
@@ -40,17 +41,20 @@ int cmd_syscalls(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int o, i, status = EX_SF_OK;
 	unsigned k;
 
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
 		if (o == 'h') {
 			fputs(usage, stdout);
 			return EX_SF_OK;
 		}
-		return tool_usage_err("syscalls", "syscalls: unknown option");
+		if (o == 'V')
+			return tool_version();
+		return tool_bad_option("syscalls", o, argv);
 	}
 	if (optind == argc)
 		for (k = 0; k < sf_syscall_count; k++)

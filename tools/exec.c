@@ -19,7 +19,7 @@ static int try_exec_path(const char *path)
 	struct stat st;
 
 	if (stat(path, &st) < 0)
-		return errno == ENOENT || errno == ENOTDIR ? EX_SF_NOTFOUND : EX_SF_NOEXEC;
+		return errno == ENOENT ? EX_SF_NOTFOUND : EX_SF_NOEXEC;
 	if (S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
 		return EX_SF_NOEXEC;
@@ -86,7 +86,18 @@ int resolve_prog(const char *name, char **path)
 	return denied ? EX_SF_NOEXEC : EX_SF_NOTFOUND;
 }
 
-/* "#!/bin/sh -e" -> "/bin/sh" (malloc'd), or NULL. */
+#define BINPRM_BUF 256 /* what the kernel reads of a file to find its "#!" */
+
+static int shebang_end(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\0';
+}
+
+/* "#!/bin/sh -e" -> "/bin/sh" (malloc'd), or NULL when the kernel would
+ * refuse the line (fs/binfmt_script.c): the interpreter's name ends at a
+ * blank, a newline or a NUL -- the end of a file shorter than the buffer
+ * counts, as the kernel pads the rest with NULs -- and may be relative
+ * (to the cwd of the exec, which is ours). */
 static char *shebang_interp(const char *buf, size_t len)
 {
 	size_t i = 2, start;
@@ -94,10 +105,10 @@ static char *shebang_interp(const char *buf, size_t len)
 	while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
 		i++;
 	start = i;
-	while (i < len && buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n')
+	while (i < len && !shebang_end(buf[i]))
 		i++;
-	if (i == start || i == len)
-		return NULL;
+	if (i == start || (i == len && len >= BINPRM_BUF))
+		return NULL; /* no name, or one the buffer may have cut */
 	return strndup(buf + start, i - start);
 }
 
@@ -128,7 +139,7 @@ static int elf_is_static(int fd, const Elf64_Ehdr *eh, const char **why)
 
 static int is_static_at(const char *path, const char **why, int depth)
 {
-	union { Elf64_Ehdr eh; char buf[256]; } u;
+	union { Elf64_Ehdr eh; char buf[BINPRM_BUF]; } u;
 	ssize_t n;
 	int fd, r;
 
@@ -144,10 +155,10 @@ static int is_static_at(const char *path, const char **why, int depth)
 		/* The kernel follows up to four levels of interpreters; the
 		 * mode is decided by the one that finally runs. */
 		char *interp = shebang_interp(u.buf, (size_t)n);
-		if (interp && interp[0] == '/') {
+		if (interp) {
 			r = is_static_at(interp, why, depth + 1);
 		} else {
-			*why = "its #! interpreter is not an absolute path";
+			*why = "its #! line names no interpreter";
 			r = -1;
 		}
 		free(interp);
@@ -163,4 +174,36 @@ int prog_is_static(const char *path, const char **why)
 {
 	*why = NULL;
 	return is_static_at(path, why, 0);
+}
+
+int prog_needs_shell(const char *path)
+{
+	char buf[SELFMAG];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) /* unreadable: the exec itself will tell */
+		return 0;
+	n = pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+	if (n < 0)
+		return 0;
+	if (n >= 2 && buf[0] == '#' && buf[1] == '!')
+		return 0;
+	return !(n == SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0);
+}
+
+char **shell_argv(const char *path, char *const *argv)
+{
+	size_t n = 0, i;
+	char **v;
+
+	while (argv[n])
+		n++;
+	v = xmalloc((n + 2) * sizeof(*v));
+	v[0] = (char *)"/bin/sh";
+	v[1] = (char *)path;
+	for (i = 1; i <= n; i++)
+		v[i + 1] = argv[i];
+	return v;
 }

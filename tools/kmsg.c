@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,7 +93,18 @@ static long now_ms(void)
 	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-int kmsg_find_seccomp(int fd, pid_t pid, int sig, int timeout_ms,
+/* The initial PID namespace's inode (PROC_PID_INIT_INO). */
+#define PID_NS_INIT_INO 0xeffffffcu
+
+int kmsg_pids_match(void)
+{
+	struct stat st;
+
+	/* No /proc to tell: assume the common case. */
+	return stat("/proc/self/ns/pid", &st) < 0 || st.st_ino == PID_NS_INIT_INO;
+}
+
+int kmsg_find_seccomp(int fd, pid_t pid, const char *comm, int sig, int timeout_ms,
 		      struct seccomp_record *rec)
 {
 	long deadline = now_ms() + timeout_ms;
@@ -105,8 +117,8 @@ int kmsg_find_seccomp(int fd, pid_t pid, int sig, int timeout_ms,
 
 		if (n > 0) {
 			buf[n] = '\0';
-			if (kmsg_parse_seccomp(buf, rec) == 0 && rec->pid == pid &&
-			    rec->sig == sig)
+			if (kmsg_parse_seccomp(buf, rec) == 0 && rec->sig == sig &&
+			    (pid ? rec->pid == pid : strcmp(rec->comm, comm) == 0))
 				return 0;
 			continue;
 		}

@@ -20,11 +20,16 @@ struct seccomp_record {
  * kernel.dmesg_restrict is 1). */
 int kmsg_open(void);
 
-/* Waits up to timeout_ms for a seccomp record of pid with signal sig
- * (kauditd writes it asynchronously, a few ms after the death).
- * 0 and *rec, or -ETIMEDOUT / -errno. */
-int kmsg_find_seccomp(int fd, pid_t pid, int sig, int timeout_ms,
+/* Waits up to timeout_ms for a seccomp record with signal sig of pid
+ * or, when pid is 0, of a process named comm (kauditd writes it
+ * asynchronously, a few ms after the death).  0 and *rec, or
+ * -ETIMEDOUT / -errno. */
+int kmsg_find_seccomp(int fd, pid_t pid, const char *comm, int sig, int timeout_ms,
 		      struct seccomp_record *rec);
+
+/* Whether this process is in the initial PID namespace, the one whose
+ * pids audit records give. */
+int kmsg_pids_match(void);
 
 /* Parses one /dev/kmsg record ("6,123,456,-;audit: type=1326 ...").
  * 0 when it is a seccomp record, -1 otherwise. */

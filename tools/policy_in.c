@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "secfilter.h"
@@ -21,6 +22,7 @@ static int load_text(struct policy_in *in, const char *source, const char *text)
 
 static int load_file(struct policy_in *in, const char *cmd, const char *file)
 {
+	struct stat st;
 	/* One byte past the limit is enough for the parser to refuse it. */
 	int r = read_path(file, SF_MAX_TEXT + 1, &in->text, &in->len);
 
@@ -34,6 +36,11 @@ static int load_file(struct policy_in *in, const char *cmd, const char *file)
 		return 0;
 	}
 	in->source = file;
+	/* Only a regular file can be read again by the library: a pipe
+	 * (-p <(...), /dev/stdin) is empty by then, and realpath cannot
+	 * even name one.  Its text goes in the environment instead. */
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
 	in->path = realpath(file, NULL);
 	if (!in->path) {
 		tool_perr("%s: %s", cmd, file);

@@ -54,16 +54,16 @@ int main(int argc, char **argv)
 	const struct command *c;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+	opterr = 0; /* every subcommand reports bad options itself */
+	while ((o = getopt_long(argc, argv, "+:hV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'h':
 			help(stdout);
 			return EX_SF_OK;
 		case 'V':
-			printf("secfilter %s\n", SECFILTER_VERSION);
-			return EX_SF_OK;
+			return tool_version();
 		default:
-			return tool_usage_err(NULL, "unknown option");
+			return tool_bad_option(NULL, o, argv);
 		}
 	}
 	if (optind >= argc) {

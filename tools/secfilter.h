@@ -44,6 +44,13 @@ void tool_perr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int tool_usage_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A usage error for what getopt_long returned ('?' unknown option, ':'
+ * missing argument); cmd NULL for the command itself.  Returns
+ * EX_SF_USAGE. */
+int tool_bad_option(const char *cmd, int o, char **argv);
+/* Prints "secfilter VERSION" on stdout; returns the exit status. */
+int tool_version(void);
+
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
 
@@ -62,7 +69,7 @@ struct policy_in {
 	const char *source; /* the name messages use: the path, "<command line>" */
 	char *text;
 	size_t len;
-	char *path;         /* absolute path of a -p FILE (not stdin), or NULL */
+	char *path;         /* absolute path of a -p FILE that is a regular file, or NULL */
 	int from_env;       /* came from SECFILTER_POLICY */
 };
 
@@ -94,11 +101,22 @@ int resolve_prog(const char *name, char **path);
  * it is neither an x86-64 ELF nor a script (it may still be executable). */
 int prog_is_static(const char *path, const char **why);
 
+/* An executable that is neither ELF nor "#!": execve fails with ENOEXEC,
+ * and execvp(3) -- which run and learn follow -- then runs it with
+ * /bin/sh. */
+int prog_needs_shell(const char *path);
+/* { "/bin/sh", path, argv[1], ... NULL } (malloc'd; the strings are
+ * argv's), glibc's execvp fallback. */
+char **shell_argv(const char *path, char *const *argv);
+
 /* Exit status of a program as a shell reports it: its code, or 128+N when
  * killed by signal N. */
 int status_to_exit(int status);
 
-/* Signals run and learn pass on to their child while they wait. */
+/* Signals run and learn pass on to their child while they wait (0: to
+ * no one, once the child is reaped and its pid may be another's). */
 void forward_signals_to(pid_t child);
+/* Their default actions again. */
+void forward_signals_reset(void);
 
 #endif

@@ -1,4 +1,5 @@
 /* ptrace plumbing shared by `run` and `learn` (see trace.h). */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
@@ -64,7 +65,7 @@ fail:
 	if (write(efd, &f, sizeof(f)) < 0)
 		_exit(125);
 	if (f.stage == SPAWN_EXEC)
-		_exit(f.err == ENOENT || f.err == ENOTDIR ? 127 : 126);
+		_exit(f.err == ENOENT ? 127 : 126);
 	_exit(125);
 }
 
@@ -198,6 +199,18 @@ static int write_mem(pid_t pid, unsigned long addr, const void *buf, size_t len)
 	return 0;
 }
 
+int trace_is_x86_64(pid_t pid)
+{
+	struct user_regs_struct r;
+	struct iovec iov = { &r, sizeof(r) };
+
+	/* The kernel gives a 32-bit task's registers in the i386 layout,
+	 * which is shorter. */
+	if (ptrace(PTRACE_GETREGSET, pid, NT_PRSTATUS, &iov) < 0)
+		return -1;
+	return iov.iov_len == sizeof(r);
+}
+
 unsigned long trace_rip(pid_t pid)
 {
 	struct user_regs_struct r;
@@ -252,9 +265,11 @@ int trace_run_to(pid_t pid, unsigned long addr, int *status)
  * arrives first.  0, or -1 when it died or ptrace failed. */
 static int step_one(pid_t pid, int *pending_sig)
 {
-	int st;
+	int st, tries;
 
-	for (;;) {
+	/* A signal stop comes before the step; a fault of the instruction
+	 * itself (SIGILL, SIGSEGV) would come back at every try. */
+	for (tries = 0; tries < 64; tries++) {
 		if (ptrace(PTRACE_SINGLESTEP, pid, 0, 0) < 0)
 			return -1;
 		if (wait_retry(pid, &st, 0) < 0 || !WIFSTOPPED(st)) {
@@ -266,6 +281,8 @@ static int step_one(pid_t pid, int *pending_sig)
 		if (!(st >> 16) && trace_stop_signal(pid, st))
 			*pending_sig = WSTOPSIG(st);
 	}
+	errno = EFAULT;
+	return -1;
 }
 
 long trace_inject_seccomp(pid_t pid, const struct sock_filter *prog, unsigned len,

@@ -61,6 +61,10 @@ long trace_inject_seccomp(pid_t pid, const struct sock_filter *prog, unsigned le
 /* An auxiliary vector entry of a stopped child (AT_ENTRY...), 0 if none. */
 unsigned long trace_auxv(pid_t pid, unsigned long type);
 
+/* Whether a stopped child runs in 64-bit mode (an i386 or x32-only
+ * image does not): 1, 0, or -1 when ptrace fails. */
+int trace_is_x86_64(pid_t pid);
+
 /* The instruction pointer of a stopped child, 0 on failure. */
 unsigned long trace_rip(pid_t pid);
 

@@ -2,6 +2,7 @@
  * exit statuses and signal forwarding. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,40 @@ int tool_usage_err(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "Try 'secfilter %s%s--help' for more information.\n",
 		cmd ? cmd : "", cmd ? " " : "");
 	return EX_SF_USAGE;
+}
+
+/* getopt_long runs with opterr = 0 (main sets it): its own message
+ * ("run: invalid option -- 'x'") would come on top of ours, name the
+ * subcommand without the program, and could not tell a missing argument
+ * from an unknown option.  o is what getopt_long returned: '?' or ':'
+ * (the optstrings start with ':'). */
+int tool_bad_option(const char *cmd, int o, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+	const char *pre = cmd ? cmd : "", *sep = cmd ? ": " : "";
+	char name[64];
+
+	/* A long option is named as given, up to any "=value"; a short one
+	 * by its letter, which may sit inside a cluster like -qx. */
+	if (arg && strncmp(arg, "--", 2) == 0)
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	else if (optopt > 0 && optopt < 256)
+		snprintf(name, sizeof(name), "-%c", optopt);
+	else
+		snprintf(name, sizeof(name), "%s", arg ? arg : "?");
+	if (o == ':')
+		return tool_usage_err(cmd, "%s%soption '%s' needs an argument", pre, sep, name);
+	return tool_usage_err(cmd, "%s%sunknown option '%s'", pre, sep, name);
+}
+
+int tool_version(void)
+{
+	printf("secfilter %s\n", SECFILTER_VERSION);
+	if (fflush(stdout) != 0) {
+		tool_perr("standard output");
+		return EX_SF_FAIL;
+	}
+	return EX_SF_OK;
 }
 
 /* Running out of memory in a short-lived command is not worth unwinding
@@ -158,9 +193,19 @@ static void forward(int sig, siginfo_t *si, void *ctx)
 		kill(forward_pid, sig);
 }
 
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+void forward_signals_reset(void)
+{
+	unsigned i;
+
+	forward_pid = 0;
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		signal(forwarded[i], SIG_DFL);
+}
+
 void forward_signals_to(pid_t child)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa;
 	unsigned i;
 
@@ -169,6 +214,6 @@ void forward_signals_to(pid_t child)
 	sa.sa_sigaction = forward;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, NULL);
 }

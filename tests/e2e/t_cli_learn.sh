@@ -57,4 +57,13 @@ expect_status 127 $SECFILTER learn -o x.conf -- no-such-program-here 2> /dev/nul
 expect_status 2 $SECFILTER learn -o x.conf 2> /dev/null
 expect_status 125 $SECFILTER learn -o /nonexistent/dir/x.conf -- $dyn out hi > /dev/null 2> err
 expect_grep 'nonexistent/dir/x.conf' err
+
+# threads wait for each other through futex only when timing makes them:
+# a run in which none had to wait still learns it, or the next run of the
+# same command, timed otherwise, dies (pthread_join of a running thread)
+for p in $dyn $static; do
+	expect_status 0 $SECFILTER learn -o late.conf -- $p latejoin > /dev/null
+	expect_grep '^sys_futex: 1 ' late.conf
+	expect_status 0 $SECFILTER run --trusted -p late.conf -- $p thread
+done
 exit 0

@@ -5,6 +5,8 @@
  *   getppid      call getppid (a syscall a policy can leave out)
  *   fork         fork a child that calls getuid, and wait for it
  *   thread       run a thread that calls getgid, and join it
+ *   latejoin     the same, but join it only 200 ms later, when it has
+ *                ended (the join then makes no futex call)
  *   sleep SECS   sleep
  *   kill SIG     send itself signal SIG
  *   exit N       exit with status N
@@ -56,9 +58,13 @@ int main(int argc, char **argv)
 				_exit(0);
 			}
 			waitpid(p, NULL, 0);
-		} else if (strcmp(a, "thread") == 0) {
+		} else if (strcmp(a, "thread") == 0 || strcmp(a, "latejoin") == 0) {
 			pthread_t t;
 			pthread_create(&t, NULL, thread_main, NULL);
+			if (a[0] == 'l') {
+				struct timespec ts = { 0, 200000000 };
+				nanosleep(&ts, NULL);
+			}
 			pthread_join(t, NULL);
 		} else if (strcmp(a, "sleep") == 0) {
 			struct timespec ts = { atoi(v), 0 };

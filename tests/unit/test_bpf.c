@@ -538,8 +538,8 @@ static void malformed_blocks_fail_closed(void **state)
 	nodes[2].left = 2; /* NOT of itself: a cycle */
 	assert_int_equal(sf_bpf_compile(p, KILL, prog, SF_BPF_MAX, &n, &err), -EINVAL);
 	nodes[2].left = 1;
-	nodes[3].right = 3; /* OR whose right operand is itself */
-	assert_int_equal(sf_bpf_compile(p, KILL, prog, SF_BPF_MAX, &n, &err), -E2BIG);
+	nodes[3].right = 3; /* OR whose right operand is itself: a cycle too */
+	assert_int_equal(sf_bpf_compile(p, KILL, prog, SF_BPF_MAX, &n, &err), -EINVAL);
 	nodes[3].right = 2;
 	nodes[3].kind = 9;
 	assert_int_equal(sf_bpf_compile(p, KILL, prog, SF_BPF_MAX, &n, &err), -EINVAL);

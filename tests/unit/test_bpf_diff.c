@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -579,12 +580,328 @@ static void live_foreign_arch(void **state)
 	sf_policy_free(p);
 }
 
+/* ---- Shapes at the limits ------------------------------------------ */
+
+/* Installs prog in a child and makes one call: whether the kernel took it
+ * (a SIGSYS death is fine: the policy may deny exit_group). */
+static void loads_in_kernel(const struct sock_filter *prog, unsigned n)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sock_fprog fprog = { (unsigned short)n, (struct sock_filter *)prog };
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) != 0)
+			CHILD_EXIT(3);
+		CHILD_EXIT(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) &&
+	    !(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS))
+		fail_msg("the kernel refused a program of %u instructions (status %#x)", n, status);
+}
+
+/* Compiles text (which must parse), checks the program the kernel's way
+ * and against the evaluator on n_vectors aimed vectors; returns the
+ * compiler's result and the length. */
+static int compile_agrees(struct gen *g, const char *text, size_t len, unsigned n_vectors,
+			  unsigned *plen)
+{
+	static struct sock_filter prog[SF_BPF_MAX];
+	static struct bpf_sim st;
+	struct sf_policy *p = parse(text, len);
+	struct sf_error err;
+	unsigned n = 0, i;
+	int rc;
+
+	memset(&err, 0, sizeof(err));
+	rc = sf_bpf_compile(p, SECCOMP_RET_KILL_PROCESS, prog, SF_BPF_MAX, &n, &err);
+	*plen = n;
+	if (rc == -E2BIG) {
+		if (!err.text[0])
+			fail_msg("-E2BIG without a message");
+		sf_policy_free(p);
+		return rc;
+	}
+	if (rc != 0)
+		fail_msg("a policy the parser accepts fails to compile: %d '%s'", rc, err.text);
+	if (n > SF_BPF_MAX || bpf_sim_check(prog, n))
+		fail_msg("the kernel would refuse: %s", bpf_sim_check(prog, n));
+	for (i = 0; i < n_vectors; i++) {
+		uint64_t args[6];
+		int nr = pick_nr(g, p), want, got;
+
+		pick_args(g, nr, args);
+		want = sf_decide(p, (uint64_t)(int64_t)nr, args) == SF_ALLOW;
+		got = bpf_sim_call(prog, n, AUDIT_ARCH_X86_64, nr, args, &st) == SECCOMP_RET_ALLOW;
+		if (st.error)
+			fail_msg("program misbehaved: %s", st.error);
+		if (got != want)
+			fail_msg("nr %d args %#" PRIx64 " %#" PRIx64 " %#" PRIx64 ": evaluator %s, BPF %s",
+				 nr, args[0], args[1], args[2], want ? "allows" : "denies",
+				 got ? "allows" : "kills");
+	}
+	loads_in_kernel(prog, n);
+	sf_policy_free(p);
+	return 0;
+}
+
+/* The highest-numbered syscall with at least two arguments: its filters
+ * are lowered last, when the program is longest. */
+static const struct sf_syscall *last_with_args(void)
+{
+	const struct sf_syscall *best = NULL;
+	unsigned i;
+
+	for (i = 0; i < sf_syscall_count; i++)
+		if (sf_syscalls[i].nargs >= 2 && (!best || sf_syscalls[i].nr > best->nr))
+			best = &sf_syscalls[i];
+	return best;
+}
+
+/* Nesting 64 deep (the parser's limit) in the shapes that stack the most:
+ * each level a || whose right operand is an && ending in the next level. */
+static void gen_deep(struct gen *g, const struct sf_syscall *sc, unsigned levels, int nots)
+{
+	unsigned d, open = 0;
+
+	put(g, "%s: ", sc->name);
+	for (d = levels; d > 0; d--) {
+		put(g, "arg0 == %u && arg1 != %u || arg0 != %u && ", d, d, d + 1000);
+		if (g->nk + 2 < sizeof(g->k) / sizeof(g->k[0])) {
+			g->k[g->nk++] = (struct konst){ (unsigned)sc->nr, 0, d };
+			g->k[g->nk++] = (struct konst){ (unsigned)sc->nr, 1, d };
+		}
+		if (nots && d > 1 && d % 2) { /* '!' and '(' are a level each */
+			put(g, "!(");
+			d--;
+		} else {
+			put(g, "(");
+		}
+		open++;
+	}
+	put(g, "arg1 > 7");
+	while (open--)
+		put(g, ")");
+	put(g, "\n");
+}
+
+static void deep_nesting(void **state)
+{
+	static struct gen g;
+	static char text[1 << 16];
+	const struct sf_syscall *sc = last_with_args();
+	unsigned n, levels;
+	int nots;
+
+	(void)state;
+	rng_state = seed_from_env() ^ 0xdee9;
+	g.buf = text;
+	g.cap = sizeof(text);
+	setup_pool(&g);
+	for (nots = 0; nots < 2; nots++) {
+		/* the deepest the parser takes, and one past it */
+		for (levels = 62; levels <= 66; levels++) {
+			struct sf_policy *p = NULL;
+			struct sf_error err;
+
+			g.len = 0;
+			g.nk = 0;
+			put(&g, "*: 1\n");
+			gen_deep(&g, sc, levels, nots);
+			if (sf_policy_apply(NULL, "<deep>", g.buf, g.len, &p, &err) != 0)
+				continue; /* over the nesting limit */
+			sf_policy_free(p);
+			assert_int_equal(compile_agrees(&g, g.buf, g.len, 20000, &n), 0);
+		}
+	}
+}
+
+/* One argument, thousands of alternatives: every jump to the allow at the
+ * end is far, many times over; and the same with the test negated. */
+static void long_chains(void **state)
+{
+	static struct gen g;
+	static char text[1 << 18];
+	const char *const shapes[] = { "fd == %u", "fd != %u", "!(fd == %u)", "fd & %u" };
+	const char *const joins[] = { " || ", " && " };
+	unsigned n, s, j, terms, i;
+
+	(void)state;
+	rng_state = seed_from_env() ^ 0xc4a1;
+	g.buf = text;
+	g.cap = sizeof(text);
+	setup_pool(&g);
+	for (s = 0; s < 4; s++)
+		for (j = 0; j < 2; j++)
+			for (terms = 200; terms <= 3200; terms *= 2) {
+				g.len = 0;
+				g.nk = 0;
+				put(&g, "*: 1\nwrite: ");
+				for (i = 0; i < terms; i++) {
+					unsigned v = s == 3 ? 1u << (i % 32) : i * 3;
+					if (i)
+						put(&g, "%s", joins[j]);
+					put(&g, shapes[s], v);
+					if (g.nk < sizeof(g.k) / sizeof(g.k[0]))
+						g.k[g.nk++] = (struct konst){ 1, 0, v };
+				}
+				put(&g, "\n");
+				if (compile_agrees(&g, g.buf, g.len, 20000, &n) == 0)
+					assert_true(n > 255 || terms < 255);
+			}
+}
+
+/* Many filters on one syscall (all must hold), and one filter on every
+ * syscall that has an argument. */
+static void many_filters(void **state)
+{
+	static struct gen g;
+	static char text[1 << 18];
+	unsigned n, i, k;
+
+	(void)state;
+	rng_state = seed_from_env() ^ 0x3a7f;
+	g.buf = text;
+	g.cap = sizeof(text);
+	setup_pool(&g);
+	for (k = 100; k <= 1600; k *= 2) {
+		g.len = 0;
+		g.nk = 0;
+		put(&g, "*: 1\n");
+		for (i = 0; i < k; i++) {
+			put(&g, "write: fd != %u || count < %u\n", i, i * 7);
+			if (g.nk + 1 < sizeof(g.k) / sizeof(g.k[0])) {
+				g.k[g.nk++] = (struct konst){ 1, 0, i };
+				g.k[g.nk++] = (struct konst){ 1, 2, (uint64_t)i * 7 };
+			}
+		}
+		compile_agrees(&g, g.buf, g.len, 20000, &n);
+	}
+	for (k = 0; k < 3; k++) {
+		g.len = 0;
+		g.nk = 0;
+		for (i = 0; i < sf_syscall_count; i++) {
+			const struct sf_syscall *sc = &sf_syscalls[i];
+			if (sc->nargs == 0) {
+				put(&g, "%s: 1\n", sc->name);
+				continue;
+			}
+			put(&g, "%s: ", sc->name);
+			gen_expr(&g, sc, (int)k);
+			put(&g, "\n");
+		}
+		if (compile_agrees(&g, g.buf, g.len, 50000, &n) == -E2BIG)
+			fail_msg("every syscall with a small filter: over 4096 instructions");
+	}
+}
+
+/* Policies right at 4096 instructions: the longest that compiles is
+ * installed in the kernel, and one rule more is -E2BIG with a message --
+ * also when a filter nested 64 deep is lowered last, when the program is
+ * longest. */
+static void at_the_limit(void **state)
+{
+	static struct gen g;
+	static char text[1 << 18];
+	const struct sf_syscall *sc = last_with_args();
+	unsigned lo, hi, n, deep;
+
+	(void)state;
+	rng_state = seed_from_env() ^ 0x4096;
+	g.buf = text;
+	g.cap = sizeof(text);
+	setup_pool(&g);
+	for (deep = 0; deep < 2; deep++) {
+		unsigned best_len = 0;
+
+		/* Padding: k filters "fd != i" on write, about one
+		 * instruction each; the largest k that fits, by bisection. */
+		lo = 0;
+		hi = 8192;
+		while (lo + 1 < hi) {
+			unsigned mid = (lo + hi) / 2, i;
+
+			g.len = 0;
+			g.nk = 0;
+			put(&g, "*: 1\n");
+			for (i = 0; i < mid; i++)
+				put(&g, "write: fd != %u\n", i);
+			if (deep)
+				gen_deep(&g, sc, 64, 0);
+			if (compile_agrees(&g, g.buf, g.len, 2000, &n) == 0) {
+				lo = mid;
+				best_len = n;
+			} else {
+				hi = mid;
+			}
+		}
+		print_message("at the limit%s: %u padding filters, %u instructions\n",
+			      deep ? " (deep filter last)" : "", lo, best_len);
+		/* One filter more must not fit: the program was within a few
+		 * instructions of the limit, whatever the compiler's scratch
+		 * space held while it was lowering. */
+		if (best_len + 8 <= SF_BPF_MAX)
+			fail_msg("-E2BIG at %u filters although %u fit in %u instructions",
+				 hi, lo, best_len);
+	}
+}
+
+/* A block that narrowings (secfilter_apply) grew to millions of nodes is
+ * as valid as a small one: filters that fold to constants compile to
+ * nothing, and the compiler must not take their size for a malformed
+ * block (-EINVAL). */
+static void grown_blocks(void **state)
+{
+	static struct sock_filter prog[SF_BPF_MAX];
+	const size_t cap = SF_MAX_TEXT;
+	char *text = malloc(cap);
+	struct sf_policy *cur = NULL, *next;
+	struct sf_error err;
+	unsigned n, round;
+	int rc;
+
+	(void)state;
+	assert_non_null(text);
+	cur = parse("*: 1", 4);
+	for (round = 0; round < 6; round++) {
+		size_t len = 0;
+		/* 63 '!' and an always-true test, or'ed: ~1 node a byte */
+		len += (size_t)snprintf(text, cap, "write: ");
+		while (len + 80 < cap) {
+			memset(text + len, '!', 63);
+			len += 63;
+			len += (size_t)snprintf(text + len, cap - len, "fd>=0||");
+		}
+		len += (size_t)snprintf(text + len, cap - len, "fd>=0\n");
+		memset(&err, 0, sizeof(err));
+		if (sf_policy_apply(cur, "<grow>", text, len, &next, &err) != 0)
+			fail_msg("narrowing %u refused: %s", round, err.text);
+		sf_policy_free(cur);
+		cur = next;
+	}
+	memset(&err, 0, sizeof(err));
+	rc = sf_bpf_compile(cur, SECCOMP_RET_KILL_PROCESS, prog, SF_BPF_MAX, &n, &err);
+	print_message("grown block: %u nodes, compiled: %d (%u instructions) %s\n",
+		      cur->nnodes, rc, n, err.text);
+	assert_int_equal(rc, 0);
+	sf_policy_free(cur);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(simulated_agrees),
 		cmocka_unit_test(live_agrees),
 		cmocka_unit_test(live_foreign_arch),
+		cmocka_unit_test(deep_nesting),
+		cmocka_unit_test(long_chains),
+		cmocka_unit_test(many_filters),
+		cmocka_unit_test(at_the_limit),
+		cmocka_unit_test(grown_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

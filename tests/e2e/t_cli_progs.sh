@@ -1,0 +1,122 @@
+# What run (and learn) accept as PROG, the way the kernel and execvp(3)
+# accept it: #! lines without a newline or with a relative interpreter, a
+# script whose interpreter is static (trusted mode), an executable text
+# file without #! (execvp runs it with /bin/sh), policies from a pipe, and
+# programs secfilter cannot filter (another architecture) refused clearly.
+. "$TOP/tests/e2e/lib.sh"
+exec 3>&2
+fail() { echo "FAIL: $*" >&3; exit 1; }
+
+prog=$PROGS/cli_prog
+static=$PROGS/cli_prog-static
+
+# #! with a static interpreter: trusted mode, the interpreter's status
+printf '#!%s out\nignored\n' "$static" > st-nl; chmod +x st-nl
+expect_status 0 $SECFILTER run -e '*: 1' -- ./st-nl > out 2> err
+expect_grep '^\./st-nl$' out
+# the same without a newline (the kernel accepts it)
+printf '#!%s out' "$static" > st-nonl; chmod +x st-nonl
+expect_status 0 $SECFILTER run -e '*: 1' -- ./st-nonl > out 2> err
+expect_grep '^\./st-nonl$' out
+printf '#!%s' "$static" > st-bare; chmod +x st-bare
+expect_status 2 $SECFILTER run -e '*: 1' -- ./st-bare > out 2> err   # cli_prog: unknown action
+expect_grep 'unknown action' out
+# a relative interpreter is the kernel's too (relative to the cwd)
+cp "$static" ./interp
+printf '#!interp out\n' > st-rel; chmod +x st-rel
+expect_status 0 $SECFILTER run -e '*: 1' -- ./st-rel > out 2> err
+expect_grep '^\./st-rel$' out
+# a script whose interpreter is a script whose interpreter is static
+# (the kernel runs: cli_prog-static out .../st-nl ./st-2)
+printf '#!%s/st-nl\n' "$SCRATCH" > st-2; chmod +x st-2
+expect_status 2 $SECFILTER run -e '*: 1' -- ./st-2 > out 2> err
+expect_grep "^$SCRATCH/st-nl\$" out
+expect_grep 'unknown action' out
+# the static interpreter is filtered in the kernel: denied getppid kills it
+# (the kernel passes "getppid" as one argument, then the script's path)
+printf '#!%s getppid\n' "$static" > st-deny; chmod +x st-deny
+expect_status 159 $SECFILTER run -e '*: 1; getppid: 0' -- ./st-deny > out 2> err
+expect_no_grep 'unknown action' out
+
+# an executable file with neither #! nor ELF: /bin/sh runs it, as execvp does
+printf 'echo "plain $# $1"\nexit 5\n' > plain; chmod +x plain
+expect_status 5 $SECFILTER run -e '*: 1' -- ./plain a > out 2> err
+expect_grep '^plain 1 a$' out
+mkdir bin && cp plain bin/plaincmd
+PATH=$SCRATCH/bin:$PATH expect_status 5 $SECFILTER run -e '*: 1' -- plaincmd b > out
+expect_grep '^plain 1 b$' out
+# and under it the policy holds (sh's getppid-free work is allowed, kill not)
+printf 'kill -TERM $$\necho after\n' > killer; chmod +x killer
+expect_status 137 $SECFILTER run -e '*: 1; kill: 0' -- ./killer > out 2> /dev/null
+expect_no_grep after out
+expect_status 5 $SECFILTER learn -o plain.conf -- ./plain a > out 2> err
+expect_grep '^plain 1 a$' out
+expect_status 5 $SECFILTER run --trusted -p plain.conf -- ./plain a > out
+expect_grep '^plain 1 a$' out
+
+# a script whose interpreter does not exist: named as such
+printf '#!/nonexistent/interp\n' > badinterp; chmod +x badinterp
+expect_status 127 $SECFILTER run -e '*: 1' -- ./badinterp 2> err
+expect_grep 'interpreter .* was not found' err
+
+# a path through a file that is not a directory: found, not executable
+expect_status 126 $SECFILTER run -e '*: 1' -- ./plain/x 2> err
+expect_grep 'Not a directory' err
+expect_status 127 $SECFILTER run -e '*: 1' -- ./nodir/x 2> /dev/null
+
+# a policy from a pipe (process substitution, /dev/stdin), in both modes
+expect_status 0 $SECFILTER run -p <(echo '*: 1') -- $prog out procsub > out 2> err
+expect_grep '^procsub$' out
+expect_status 0 $SECFILTER run -p /dev/stdin -- $prog out devstdin < <(echo '*: 1') > out 2> err
+expect_grep '^devstdin$' out
+expect_status 137 $SECFILTER run -p <(printf '*: 1\ngetppid: 0\n') -- $prog getppid out after > out 2> err
+expect_no_grep after out
+expect_status 0 $SECFILTER run -p <(echo '*: 1') -- $static out st > out
+expect_grep '^st$' out
+# too long to pass through the environment: said so, nothing runs
+{ echo '*: 1'; for i in $(seq 6000); do echo "# padding line $i: a policy may hold comments"; done; } > long.conf
+expect_status 0 $SECFILTER run -p long.conf -- $prog out file > out
+expect_grep '^file$' out
+expect_status 125 $SECFILTER run -p - -- $prog touch marker < long.conf 2> err
+expect_grep 'too long' err
+[ -e marker ] && fail "PROG ran"
+
+# a program that forks in a library constructor that runs before the
+# library's (an LD_PRELOAD behind it), before its entry point, where run
+# stops it: refused with the reason (the child would meet run's
+# breakpoint), never run half-verified.  Only cli_prog forks: secfilter
+# itself loads the LD_PRELOAD too.
+cat > forklib.c <<'C'
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+__attribute__((constructor)) static void forker(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	pid_t p;
+
+	if (n < 9 || memcmp(exe + n - 9, "/cli_prog", 9) != 0)
+		return;
+	p = fork();
+	if (p > 0)
+		waitpid(p, NULL, 0);
+}
+C
+if cc -shared -fPIC -o forklib.so forklib.c; then
+	ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=$SCRATCH/forklib.so \
+		expect_status 125 $SECFILTER run -e '*: 1' -- $prog out x > out 2> err
+	expect_grep 'forked before reaching its entry point' err
+fi
+
+# a 32-bit program: no policy can hold it (x86-64 only); said so, never run
+if printf 'void _start(void){__asm__ volatile("int $0x80"::"a"(1),"b"(7));for(;;);}\n' > i386.c &&
+   cc -m32 -nostdlib -static -fno-pic -o i386 i386.c 2> /dev/null; then
+	expect_status 126 $SECFILTER run --trusted -e '*: 1' -- ./i386 2> err
+	expect_grep 'not an x86-64 program' err
+	expect_status 126 $SECFILTER run -e '*: 1' -- ./i386 2> err
+	expect_grep 'not an x86-64 program' err
+else
+	echo "note: no 32-bit toolchain; skipping the i386 checks" >&2
+fi
+exit 0
