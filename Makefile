@@ -98,11 +98,11 @@ $(B)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(GEN_
 # Test programs run under the library; *-static.c ones are linked -static.
 $(B)/progs/%-static: tests/progs/%-static.c
 	@mkdir -p $(@D)
-	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -static -o $@ $<
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -static -o $@ $<
 
 $(B)/progs/%: tests/progs/%.c preload/secfilter.h
 	@mkdir -p $(@D)
-	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -Ipreload -o $@ $< -lpthread -ldl
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ipreload -o $@ $< -lpthread -ldl
 
 check: all $(UNIT_TESTS) $(PROGS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
@@ -141,4 +141,4 @@ clean:
 .PHONY: all check fuzz bench install clean
 .SECONDARY:
 
--include $(shell find $(B)/obj $(B)/pic -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/pic $(B)/progs -name '*.d' 2>/dev/null)

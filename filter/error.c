@@ -60,9 +60,17 @@ static size_t format_context(char *buf, size_t cap, const char *text,
 		len = 1;
 	if (caret + len > shown + 1)
 		len = caret < shown ? (unsigned)(shown - caret) : 1;
-	n += snprintf(buf + n, cap - n, "%*u | %s%.*s%s\n", w, line,
-		      from ? "..." : "", (int)shown, text + start + from,
-		      start + from + shown < end ? "..." : "");
+	n += snprintf(buf + n, cap - n, "%*u | %s", w, line, from ? "..." : "");
+	/* The excerpt goes to a terminal: control bytes and non-ASCII (a
+	 * binary file checked by mistake) show as '?', one for one so that
+	 * the caret still lines up. */
+	for (i = 0; i < shown && n + 1 < cap; i++) {
+		unsigned char c = (unsigned char)text[start + from + i];
+		buf[n++] = c == '\t' || (c >= ' ' && c < 0x7f) ? (char)c : '?';
+	}
+	if (n < cap)
+		n += snprintf(buf + n, cap - n, "%s\n",
+			      start + from + shown < end ? "..." : "");
 	if (n >= cap)
 		return cap - 1;
 	n += snprintf(buf + n, cap - n, "%*s | %s", w, "", from ? "   " : "");

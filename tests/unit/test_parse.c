@@ -459,6 +459,16 @@ static void limits(void **state)
 	free(text);
 }
 
+static void excerpt_shows_control_bytes_as_question_marks(void **state)
+{
+	struct sf_error e = t_parse_error(NULL, "read:\x1b[2J fd == 1");
+
+	(void)state;
+	assert_non_null(strstr(e.text, "t.conf:1:6: error: unexpected byte 0x1b"));
+	assert_non_null(strstr(e.text, "    1 | read:?[2J fd == 1\n      |      ^\n"));
+	assert_null(strchr(e.text, 0x1b));
+}
+
 static void nul_byte_is_an_error(void **state)
 {
 	struct sf_policy *p = NULL;
@@ -495,6 +505,7 @@ int main(void)
 		cmocka_unit_test(caret_follows_tabs),
 		cmocka_unit_test(wide_line_numbers_keep_the_caret_aligned),
 		cmocka_unit_test(limits),
+		cmocka_unit_test(excerpt_shows_control_bytes_as_question_marks),
 		cmocka_unit_test(nul_byte_is_an_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
