@@ -8,7 +8,6 @@
  * rare). */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/seccomp.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
@@ -36,7 +35,13 @@ static size_t state_size;
 static uint64_t generation;
 static int state_lock;
 
-static int arm_acks;
+/* Threads that armed themselves on request, by tid (written by the
+ * SIGSYS handler: an atomic slot, no lock).  Arming rounds are serialized
+ * by arm_lock and start from an empty list. */
+#define ACK_CAP 4096
+static long ack_tids[ACK_CAP];
+static unsigned ack_n;
+static int arm_lock;
 
 static const char *skip_pending_line(const char *text)
 {
@@ -143,7 +148,21 @@ int sf_publish(const struct sf_policy *p)
 
 void sf_ack_arm(void)
 {
-	__atomic_add_fetch(&arm_acks, 1, __ATOMIC_RELEASE);
+	unsigned i = __atomic_fetch_add(&ack_n, 1, __ATOMIC_ACQ_REL);
+
+	if (i < ACK_CAP)
+		__atomic_store_n(&ack_tids[i], sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0),
+				 __ATOMIC_RELEASE);
+}
+
+static int acked(long tid)
+{
+	unsigned n = __atomic_load_n(&ack_n, __ATOMIC_ACQUIRE), i;
+
+	for (i = 0; i < n && i < ACK_CAP; i++)
+		if (__atomic_load_n(&ack_tids[i], __ATOMIC_ACQUIRE) == tid)
+			return 1;
+	return 0;
 }
 
 static int seen(const long *tids, size_t n, long tid)
@@ -170,6 +189,45 @@ static long parse_tid(const char *s)
 	return v;
 }
 
+/* Whether thread tid blocks SIGSYS (/proc/self/task/TID/status, SigBlk):
+ * such a thread never takes the request, and would die at its first trap
+ * if it did.  0 when it cannot tell. */
+static int blocks_sigsys(long tid)
+{
+	static const char key[] = "\nSigBlk:\t";
+	char path[64], buf[2048];
+	struct sf_buf b = { path, 0, sizeof path };
+	long fd, n, i, k;
+	uint64_t mask = 0;
+
+	sf_puts(&b, "/proc/self/task/");
+	sf_putu(&b, (uint64_t)tid);
+	sf_puts(&b, "/status");
+	fd = sf_sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return 0;
+	n = sf_sys(SYS_read, fd, (long)buf, sizeof buf - 1, 0, 0, 0);
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (i = 0; i < n; i++) {
+		if (!sf_startswith(buf + i, key))
+			continue;
+		for (k = i + (long)sizeof key - 1; k < n; k++) {
+			char ch = buf[k];
+			if (ch >= '0' && ch <= '9')
+				mask = mask << 4 | (uint64_t)(ch - '0');
+			else if (ch >= 'a' && ch <= 'f')
+				mask = mask << 4 | (uint64_t)(ch - 'a' + 10);
+			else
+				break;
+		}
+		return (mask & SF_SIGSYS_BIT) != 0;
+	}
+	return 0;
+}
+
 static int ask_to_arm(long pid, long tid)
 {
 	siginfo_t si;
@@ -184,7 +242,7 @@ static int ask_to_arm(long pid, long tid)
 }
 
 /* Signals every thread of /proc/self/task not yet asked; returns how many
- * were asked, or -errno. */
+ * were asked, or -errno (-E2BIG: more threads than we can follow). */
 static long scan_tasks(long *tids, size_t *n, size_t cap, long pid)
 {
 	char buf[4096];
@@ -201,48 +259,96 @@ static long scan_tasks(long *tids, size_t *n, size_t cap, long pid)
 			unsigned short reclen = *(const unsigned short *)(d + 16);
 			long tid = parse_tid(d + 19);
 			off += reclen;
-			if (tid <= 0 || seen(tids, *n, tid) || *n == cap)
+			if (tid <= 0 || seen(tids, *n, tid))
 				continue;
+			if (*n == cap) {
+				r = -E2BIG;
+				goto out;
+			}
 			tids[(*n)++] = tid;
 			asked += ask_to_arm(pid, tid);
 		}
 	}
+out:
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return r < 0 ? r : asked;
 }
 
-static int wait_acks(int want)
+/* Whether /proc/self/task lists a thread other than the caller (0 when
+ * it cannot be read: without /proc the question cannot be asked). */
+int sf_other_threads(void)
+{
+	char buf[1024];
+	long fd, r, self = sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0);
+	int other = 0;
+
+	fd = sf_sys(SYS_openat, AT_FDCWD, (long)"/proc/self/task",
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return 0;
+	while (!other && (r = sf_sys(SYS_getdents64, fd, (long)buf, sizeof buf, 0, 0, 0)) > 0) {
+		long off = 0;
+		while (off < r) {
+			long tid = parse_tid(buf + off + 19);
+			off += *(const unsigned short *)(buf + off + 16);
+			if (tid > 0 && tid != self)
+				other = 1;
+		}
+	}
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return other;
+}
+
+/* Until every thread asked (tids[from..n)) has armed or is gone.  One
+ * that still blocks SIGSYS after a while never will take the request
+ * (-EDEADLK); a thread being born blocks every signal for a moment. */
+static int wait_acks(const long *tids, size_t from, size_t n, long pid)
 {
 	struct timespec ts = { 0, 1000000 };
+	size_t k;
 	int i;
 
 	for (i = 0; i < 5000; i++) {
-		if (__atomic_load_n(&arm_acks, __ATOMIC_ACQUIRE) >= want)
+		for (k = from; k < n; k++)
+			if (!acked(tids[k]) &&
+			    sf_sys(SYS_tgkill, pid, tids[k], 0, 0, 0, 0) != -ESRCH)
+				break;
+		if (k == n)
 			return 0;
+		if (i >= 100 && i % 50 == 0 && blocks_sigsys(tids[k]))
+			return -EDEADLK;
 		sf_sys(SYS_nanosleep, (long)&ts, 0, 0, 0, 0, 0);
 	}
 	return -ENOSYS;
 }
 
-/* A process that started without a policy: every existing thread must arm
- * itself.  Each is sent a SIGSYS carrying a magic value and arms in the
- * handler; scans repeat until one finds no thread it has not asked. */
+/* Arms the calling thread and has every other thread of the process arm
+ * itself: each is sent a SIGSYS carrying a magic value and arms in the
+ * handler; scans repeat until one finds no thread it has not asked (a
+ * thread may start another meanwhile).  -EDEADLK when a thread keeps
+ * SIGSYS blocked. */
 int sf_arm_all_threads(void)
 {
-	size_t cap = 8192, n = 0;
+	size_t cap = 8192, n = 0, from;
 	long *tids = sf_pages(cap * sizeof *tids);
 	long pid = sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
-	long asked;
-	int want = __atomic_load_n(&arm_acks, __ATOMIC_ACQUIRE), r = 0;
+	long asked = 0;
+	int r;
 
 	if (!tids)
 		return -ENOMEM;
+	spin_lock(&arm_lock);
+	__atomic_store_n(&ack_n, 0, __ATOMIC_RELEASE);
 	r = sf_arm();
 	tids[n++] = sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0);
-	while (r == 0 && (asked = scan_tasks(tids, &n, cap, pid)) > 0) {
-		want += (int)asked;
-		r = wait_acks(want);
+	while (r == 0) {
+		from = n;
+		asked = scan_tasks(tids, &n, cap, pid);
+		if (asked <= 0)
+			break;
+		r = wait_acks(tids, from, n, pid);
 	}
+	__atomic_store_n(&arm_lock, 0, __ATOMIC_RELEASE);
 	if (r == 0 && asked < 0)
 		r = (int)asked;
 	sf_unpages(tids, cap * sizeof *tids);
@@ -276,6 +382,8 @@ static int fail(int e, const char *text)
 /* The first policy of a process that started unfiltered. */
 static int start_enforcing(const struct sf_policy *p, const char **msg)
 {
+	int r;
+
 	if (sf_settings_from_env(msg) < 0)
 		return -EINVAL;
 	*msg = "secfilter_apply: cannot arm Syscall User Dispatch in every thread";
@@ -289,7 +397,12 @@ static int start_enforcing(const struct sf_policy *p, const char **msg)
 		sf_guard_install(); /* the policy's filter follows, on every thread */
 		return 0;
 	}
-	return sf_arm_all_threads();
+	r = sf_arm_all_threads();
+	if (r == -EDEADLK) {
+		*msg = "secfilter_apply: a thread blocks SIGSYS: it cannot be filtered";
+		r = -ENOSYS;
+	}
+	return r;
 }
 
 /* In trusted mode every narrowing is also a kernel filter, on all threads. */
@@ -297,7 +410,7 @@ static int also_in_kernel(const struct sf_policy *p, struct sf_error *err)
 {
 	if (sf_cfg.mode != SF_MODE_TRUSTED || p->pending)
 		return 0;
-	return sf_trusted_install(p, SECCOMP_RET_TRAP, err);
+	return sf_trusted_install(p, 1, err);
 }
 
 SF_EXPORT int secfilter_apply(const char *policy)

@@ -48,8 +48,33 @@ static void restore_mask(uint64_t old)
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
-static void read_request(const struct sf_call *c, struct clone_req *r)
+/* clone3's struct as the kernel checks it before creating anything: too
+ * large, too small, not there, or longer than ours with a tail that is
+ * not zero.  We pass on our copy with our size (the kernel zero-fills what
+ * a newer struct adds). */
+static long read_clone_args(const struct sf_call *c, struct clone_req *r)
 {
+	const unsigned char *u = (const unsigned char *)c->a[0];
+	size_t usize = c->a[1], i;
+
+	if (usize > 4096)
+		return -E2BIG;
+	if (usize < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	if (!u)
+		return -EFAULT;
+	for (i = sizeof r->ca; i < usize; i++)
+		if (u[i])
+			return -E2BIG;
+	r->ca_size = usize < sizeof r->ca ? usize : sizeof r->ca;
+	sf_memcpy(&r->ca, u, r->ca_size);
+	return 0;
+}
+
+static long read_request(const struct sf_call *c, struct clone_req *r)
+{
+	long e;
+
 	sf_memset(r, 0, sizeof *r);
 	switch (c->nr) {
 	case SYS_fork:
@@ -63,14 +88,14 @@ static void read_request(const struct sf_call *c, struct clone_req *r)
 		r->stack_top = c->a[1];
 		break;
 	case SYS_clone3:
-		r->ca_size = c->a[1] < sizeof r->ca ? c->a[1] : sizeof r->ca;
-		if (c->a[0])
-			sf_memcpy(&r->ca, (const void *)c->a[0], r->ca_size);
+		if ((e = read_clone_args(c, r)) < 0)
+			return e;
 		r->flags = r->ca.flags;
 		r->stack_lo = r->ca.stack;
 		r->stack_top = r->ca.stack ? r->ca.stack + r->ca.stack_size : 0;
 		break;
 	}
+	return 0;
 }
 
 /* CLONE_CLEAR_SIGHAND would also reset our SIGSYS handler: we strip it
@@ -109,6 +134,7 @@ static long fork_like(struct sf_call *c, struct clone_req *r)
 		clear = (r->ca.flags & CLONE_CLEAR_SIGHAND) != 0;
 		r->ca.flags &= ~(uint64_t)(CLONE_VM | CLONE_CLEAR_SIGHAND);
 		c->a[0] = (uint64_t)&r->ca;
+		c->a[1] = r->ca_size;
 	}
 	old = block_all();
 	ret = sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
@@ -161,6 +187,7 @@ static long thread_like(struct sf_call *c, struct clone_req *r)
 	if (c->nr == SYS_clone3) {
 		r->ca.stack_size = sp - r->stack_lo;
 		c->a[0] = (uint64_t)&r->ca;
+		c->a[1] = r->ca_size;
 	} else {
 		c->a[1] = sp;
 	}
@@ -174,8 +201,10 @@ static long thread_like(struct sf_call *c, struct clone_req *r)
 long sf_clone(struct sf_call *c)
 {
 	struct clone_req r;
+	long e = read_request(c, &r);
 
-	read_request(c, &r);
+	if (e < 0)
+		return e;
 	if (!(r.flags & CLONE_VM))
 		return fork_like(c, &r);
 	if (r.stack_top)

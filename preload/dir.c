@@ -66,10 +66,10 @@ static void dir_free(struct sf_dir *d)
 		sf_mem_free(d, sizeof *d);
 }
 
-/* The stat both opendir and fdopendir make; -errno or 0. */
+/* The fstat both opendir and fdopendir make; -errno or 0. */
 static inline __attribute__((always_inline)) long dir_stat(int fd, struct stat *st, uintptr_t ip)
 {
-	return sf_wrap6(SYS_newfstatat, SF_U(fd), SF_P(""), SF_P(st), AT_EMPTY_PATH, 0, 0, ip);
+	return sf_fstat(fd, st, ip);
 }
 
 SF_WRAPPER DIR *opendir(const char *name)
@@ -114,6 +114,10 @@ SF_WRAPPER DIR *fdopendir(int fd)
 		sf_ret(-EINVAL);
 		return NULL;
 	}
+	/* The stream owns the descriptor from now on: glibc makes it
+	 * close-on-exec. */
+	if (sf_ret(sf_wrap6(SYS_fcntl, SF_U(fd), F_SETFD, FD_CLOEXEC, 0, 0, 0, SF_CALLER)) < 0)
+		return NULL;
 	d = dir_new(fd);
 	if (!d)
 		sf_ret(-ENOMEM);
@@ -121,25 +125,29 @@ SF_WRAPPER DIR *fdopendir(int fd)
 }
 
 /* The next entry, refilling the buffer; NULL at the end (errno kept) or
- * on error (errno set).  ENOENT from a deleted directory is an end. */
+ * on error (errno set).  ENOENT from a deleted directory is an end.
+ * Entries with inode 0 are skipped, as glibc skips them. */
 static inline __attribute__((always_inline)) struct dirent64 *
 next_entry(struct sf_dir *d, uintptr_t ip)
 {
 	struct dirent64 *e;
 
-	if (d->offset >= d->size) {
-		long n = sf_wrap6(SYS_getdents64, SF_U(d->fd), SF_P(d->buf), DIRBUF, 0, 0, 0, ip);
-		if (n <= 0) {
-			if (n < 0 && n != -ENOENT)
-				sf_ret(n);
-			return NULL;
+	do {
+		if (d->offset >= d->size) {
+			long n = sf_wrap6(SYS_getdents64, SF_U(d->fd), SF_P(d->buf), DIRBUF,
+					  0, 0, 0, ip);
+			if (n <= 0) {
+				if (n < 0 && n != -ENOENT)
+					sf_ret(n);
+				return NULL;
+			}
+			d->size = (size_t)n;
+			d->offset = 0;
 		}
-		d->size = (size_t)n;
-		d->offset = 0;
-	}
-	e = (struct dirent64 *)(d->buf + d->offset);
-	d->offset += e->d_reclen;
-	d->filepos = e->d_off;
+		e = (struct dirent64 *)(d->buf + d->offset);
+		d->offset += e->d_reclen;
+		d->filepos = e->d_off;
+	} while (e->d_ino == 0);
 	return e;
 }
 
@@ -182,7 +190,9 @@ readdir_r_common(DIR *dir, void *entry, void **result, uintptr_t ip)
 		sf_memcpy(entry, e, e->d_reclen < sizeof(struct dirent64) ? e->d_reclen
 									 : sizeof(struct dirent64));
 	dir_unlock(d);
-	errno = saved;
+	/* glibc leaves getdents's errno on an error, the caller's otherwise. */
+	if (!err)
+		errno = saved;
 	*result = e ? entry : NULL;
 	return err;
 }

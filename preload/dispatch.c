@@ -105,6 +105,10 @@ static void forward(int sig, siginfo_t *si, void *uc)
 	}
 	if (a.flags & SA_RESETHAND)
 		sf_memset(&shadow_sigsys, 0, sizeof shadow_sigsys);
+	/* The kernel would block SIGSYS itself during the handler (or the
+	 * program's sa_mask may name it): here that would make the handler's
+	 * first trapped call fatal. */
+	a.mask &= ~SF_SIGSYS_BIT;
 	sf_sys(SYS_rt_sigprocmask, SIG_BLOCK, (long)&a.mask, (long)&old, 8, 0, 0);
 	if (a.flags & SA_SIGINFO)
 		((void (*)(int, siginfo_t *, void *))a.handler)(sig, si, uc);
@@ -137,14 +141,17 @@ static void sf_sigsys(int sig, siginfo_t *si, void *ucv)
 
 /* In trusted mode the handler runs with SIGSYS blocked: a call the policy
  * denies inside it (the report's write, the final kill) then makes the
- * kernel kill the process at once rather than recurse. */
+ * kernel kill the process at once rather than recurse.
+ * SA_RESTART: the SIGSYS that asks a thread to arm itself (api.c) may
+ * interrupt a blocking call the program made; it must not fail with EINTR
+ * because of us.  (A trap is not affected: the trapped call never started.) */
 int sf_install_sigsys(void)
 {
 	struct sf_ksigaction a = { 0 }, old;
 	long r;
 
 	a.handler = (void *)sf_sigsys;
-	a.flags = SA_SIGINFO | SA_RESTORER;
+	a.flags = SA_SIGINFO | SA_RESTORER | SA_RESTART;
 	if (sf_cfg.mode != SF_MODE_TRUSTED)
 		a.flags |= SA_NODEFER;
 	a.restorer = sf_restorer_plain;

@@ -4,26 +4,23 @@
  * The new environment is the program's minus LD_PRELOAD and SECFILTER_*,
  * plus LD_PRELOAD=<this library>[:the program's other preloads],
  * SECFILTER_POLICY=<canonical text of the current policy> and the current
- * action, log and mode.  It is built on this stack (or in raw-mapped
- * memory when large), never with malloc: this also runs in vfork and
- * posix_spawn children, which share the parent's heap.
+ * action, log and mode.  It is built in raw-mapped memory, never with
+ * malloc: this also runs in vfork and posix_spawn children, which share
+ * the parent's heap.
  *
- * LD_PRELOAD cannot reach a static binary, nor a set-user-ID one (the
- * loader ignores it in secure mode), nor one we cannot read to tell: those
- * get the policy as a kernel filter, installed right before the execve. */
+ * LD_PRELOAD cannot reach a static binary, nor a set-ID one or one with
+ * file capabilities (the loader ignores it in secure mode), nor one that
+ * is not x86-64, nor one we cannot read to tell: those get the policy as a
+ * kernel filter, installed right before the execve. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/seccomp.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "sf.h"
 
 enum target { T_PRELOAD, T_KERNEL, T_FAILS };
-
-#define STACK_PTRS 256
-#define STACK_PRELOAD 4608
 
 struct exec_req {
 	long nr, dirfd, flags;
@@ -43,15 +40,20 @@ static void read_req(const struct sf_call *c, struct exec_req *r)
 	r->flags = at ? (long)c->a[4] : 0;
 }
 
-/* An ELF image is dynamic when it names an interpreter. */
+/* An ELF image is dynamic when it names an interpreter.  One that is not
+ * x86-64 (i386, x32, another machine through binfmt_misc) cannot load
+ * this library, and the policy does not speak its syscalls: the kernel
+ * filter's architecture check kills it. */
 static enum target elf_kind(long fd, const unsigned char *head, long n)
 {
 	const Elf64_Ehdr *eh = (const void *)head;
 	Elf64_Phdr ph;
 	unsigned i;
 
-	if (n < (long)sizeof *eh || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return T_PRELOAD; /* not ours to judge: the kernel decides */
+	if (n < (long)sizeof *eh)
+		return T_PRELOAD; /* not an image the kernel runs: it says ENOEXEC */
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64)
+		return T_KERNEL;
 	for (i = 0; i < eh->e_phnum && i < 256; i++) {
 		long off = (long)eh->e_phoff + (long)i * eh->e_phentsize;
 		if (sf_sys(SYS_pread64, fd, (long)&ph, sizeof ph, off, 0, 0) != sizeof ph)
@@ -76,22 +78,49 @@ static enum target script_kind(const unsigned char *head, long n, int depth)
 	       head[i] != '\t' && head[i] != '\n')
 		interp[k++] = (char)head[i++];
 	interp[k] = '\0';
-	if (k == 0 || depth >= 4)
+	if (k == 0)
 		return T_FAILS;
+	if (depth >= 4) /* deeper than we look: cannot tell, fail closed */
+		return T_KERNEL;
 	return probe(AT_FDCWD, interp, 0, depth + 1);
 }
 
-static enum target probe_fd(long fd, int depth)
+/* A descriptor we cannot read (O_PATH, as fexecve may get), reopened for
+ * reading; -errno when that fails too. */
+static long reopen_readable(long fd)
+{
+	char path[32];
+	struct sf_buf b = { path, 0, sizeof path };
+
+	sf_puts(&b, "/proc/self/fd/");
+	sf_putu(&b, (uint64_t)fd);
+	return sf_sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+}
+
+static enum target probe_fd(long fd, int depth, int reopened)
 {
 	unsigned char head[256];
 	struct stat st;
-	long n;
+	enum target t;
+	long n, rfd;
 
 	if (sf_sys(SYS_fstat, fd, (long)&st, 0, 0, 0, 0) < 0 || !S_ISREG(st.st_mode))
 		return T_FAILS;
-	if (st.st_mode & (S_ISUID | S_ISGID))
+	/* The loader ignores LD_PRELOAD in a program that gains privileges:
+	 * set-ID bits, and file capabilities (ping...). */
+	if ((st.st_mode & (S_ISUID | S_ISGID)) ||
+	    sf_sys(SYS_fgetxattr, fd, (long)"security.capability", 0, 0, 0, 0) >= 0)
 		return T_KERNEL;
 	n = sf_sys(SYS_pread64, fd, (long)head, sizeof head, 0, 0, 0);
+	if (n < 0) {
+		/* Executable but not readable through this descriptor: look
+		 * through another, or fail closed. */
+		if (reopened || (rfd = reopen_readable(fd)) < 0)
+			return T_KERNEL;
+		t = probe_fd(rfd, depth, 1);
+		sf_sys(SYS_close, rfd, 0, 0, 0, 0, 0);
+		return t;
+	}
 	if (n >= 2 && head[0] == '#' && head[1] == '!')
 		return script_kind(head, n, depth);
 	if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
@@ -99,23 +128,68 @@ static enum target probe_fd(long fd, int depth)
 	return T_PRELOAD;
 }
 
+/* Whether execve would find the file executable: the effective ids
+ * decide (faccessat without AT_EACCESS asks about the real ones, and a
+ * process whose real uid cannot execute a static binary its effective uid
+ * can would run it unfiltered).  0 or -errno; *legacy when the kernel has
+ * no faccessat2 (before 5.8) and AT_EMPTY_PATH could not be asked. */
+static long may_exec(long dirfd, const char *path, long flags, int *legacy)
+{
+	long r = sf_sys(SYS_faccessat2, dirfd, (long)path, X_OK,
+			AT_EACCESS | (flags & AT_EMPTY_PATH), 0, 0);
+
+	*legacy = r == -ENOSYS;
+	if (*legacy)
+		r = sf_sys(SYS_faccessat, dirfd, (long)path, X_OK, 0, 0, 0);
+	return r;
+}
+
 static enum target probe(long dirfd, const char *path, long flags, int depth)
 {
-	long fd, okflags = flags & AT_EMPTY_PATH;
+	int legacy, empty;
 	enum target t;
+	long r, fd;
 
-	if (sf_sys(SYS_faccessat, dirfd, (long)path, X_OK, 0, 0, 0) < 0 &&
-	    !(okflags && path[0] == '\0'))
+	r = may_exec(dirfd, path, flags, &legacy);
+	if (r == -EFAULT) /* a bad path (NULL...): the exec fails alike */
 		return T_FAILS;
-	if (okflags && path[0] == '\0')
-		return probe_fd(dirfd, depth);
+	empty = (flags & AT_EMPTY_PATH) && (!path || path[0] == '\0');
+	if (empty) {
+		if (r < 0 && !(legacy && r == -ENOENT))
+			return T_FAILS;
+		return probe_fd(dirfd, depth, 0);
+	}
+	if (r < 0)
+		return T_FAILS;
 	fd = sf_sys(SYS_openat, dirfd, (long)path, O_RDONLY | O_CLOEXEC |
 		    ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0, 0, 0);
-	if (fd < 0) /* executable but unreadable: cannot tell, fail closed */
-		return fd == -EACCES ? T_KERNEL : T_FAILS;
-	t = probe_fd(fd, depth);
+	/* Errors the exec would meet as well; anything else (unreadable,
+	 * out of descriptors...) means we cannot tell: fail closed. */
+	if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
+		return T_FAILS;
+	if (fd < 0)
+		return T_KERNEL;
+	t = probe_fd(fd, depth, 0);
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return t;
+}
+
+/* Whether the new image's loader will be able to open this library: a
+ * process that dropped its privileges or changed its root may no longer
+ * reach it, and a path with a space or a colon is cut in pieces by the
+ * loader; it then goes on without it ("cannot be preloaded: ignored"). */
+static int lib_reachable(void)
+{
+	const char *s;
+	long r;
+
+	for (s = sf_cfg.lib_path; *s; s++)
+		if (*s == ' ' || *s == ':')
+			return 0;
+	r = sf_sys(SYS_faccessat2, AT_FDCWD, (long)sf_cfg.lib_path, R_OK, AT_EACCESS, 0, 0);
+	if (r == -ENOSYS)
+		r = sf_sys(SYS_faccessat, AT_FDCWD, (long)sf_cfg.lib_path, R_OK, 0, 0, 0);
+	return r == 0;
 }
 
 static int is_our_lib(const char *s, size_t n)
@@ -187,16 +261,7 @@ static size_t count_env(char *const *envp)
 struct env_out {
 	char **v;
 	size_t vcap;
-	char setting[3][300];
 };
-
-static void put_setting(char *dst, const char *name, const char *value)
-{
-	struct sf_buf b = { dst, 0, 300 };
-
-	sf_puts(&b, name);
-	sf_puts(&b, value);
-}
 
 static size_t fill_env(struct env_out *o, char *const *envp, char *preload,
 		       int has_preload, int with_us)
@@ -206,13 +271,10 @@ static size_t fill_env(struct env_out *o, char *const *envp, char *preload,
 	if (has_preload)
 		o->v[k++] = preload;
 	if (with_us) {
-		put_setting(o->setting[0], "SECFILTER_ACTION=", sf_cfg.action_text);
-		put_setting(o->setting[1], "SECFILTER_LOG=", sf_cfg.log_text);
-		put_setting(o->setting[2], "SECFILTER_MODE=", sf_cfg.mode_text);
 		o->v[k++] = (char *)__atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
-		o->v[k++] = o->setting[0];
-		o->v[k++] = o->setting[1];
-		o->v[k++] = o->setting[2];
+		o->v[k++] = sf_cfg.env_action;
+		o->v[k++] = sf_cfg.env_log;
+		o->v[k++] = sf_cfg.env_mode;
 	}
 	for (; envp && *envp; envp++)
 		if (!dropped(*envp))
@@ -225,7 +287,7 @@ static long kernel_filter_now(void)
 {
 	struct sf_error err;
 
-	return sf_trusted_install(sf_cur, SECCOMP_RET_KILL_PROCESS, &err);
+	return sf_trusted_install(sf_cur, 0, &err);
 }
 
 static long do_exec(const struct exec_req *r, char **env)
@@ -236,41 +298,44 @@ static long do_exec(const struct exec_req *r, char **env)
 	return sf_sys(SYS_execve, (long)r->path, (long)r->argv, (long)env, 0, 0, 0);
 }
 
+/* The new environment is built in one mapping rather than on the stack:
+ * this runs in the SIGSYS handler, on whatever stack the program made the
+ * call from (a small thread stack, a posix_spawn child's), and exec is
+ * not a hot path. */
 long sf_exec(struct sf_call *c)
 {
 	struct exec_req r;
-	char *stack_ptrs[STACK_PTRS], stack_pre[STACK_PRELOAD];
 	struct env_out o;
 	const char *prog_pre;
 	struct sf_buf pre;
-	size_t need, pre_need;
+	size_t ptrs, pre_need, size;
 	enum target t;
+	char *mem;
 	int has_pre;
 	long ret;
 
 	read_req(c, &r);
 	t = probe(r.dirfd, r.path, r.flags, 0);
+	if (t == T_PRELOAD && !lib_reachable())
+		t = T_KERNEL;
 	prog_pre = find_preload(r.envp);
-	need = count_env(r.envp) + 6;
+	ptrs = (count_env(r.envp) + 6) * sizeof(char *);
 	pre_need = sf_strlen(sf_cfg.lib_path) + (prog_pre ? sf_strlen(prog_pre) : 0) + 16;
-	o.vcap = need;
-	o.v = need <= STACK_PTRS ? stack_ptrs : sf_pages(need * sizeof(char *));
-	pre.p = pre_need <= STACK_PRELOAD ? stack_pre : sf_pages(pre_need);
+	size = ptrs + pre_need;
+	mem = sf_pages(size);
+	if (!mem)
+		return -ENOMEM;
+	o.v = (char **)mem;
+	o.vcap = ptrs / sizeof(char *);
+	pre.p = mem + ptrs;
 	pre.len = 0;
-	pre.cap = pre_need <= STACK_PRELOAD ? STACK_PRELOAD : pre_need;
-	if (!o.v || !pre.p) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	pre.cap = pre_need;
 	has_pre = build_preload(&pre, prog_pre, t != T_KERNEL);
 	fill_env(&o, r.envp, pre.p, has_pre, t != T_KERNEL);
 	if (t == T_KERNEL && (ret = kernel_filter_now()) < 0)
 		goto out; /* fail closed: no exec without its filter */
 	ret = do_exec(&r, o.v);
 out:
-	if (o.v && o.v != stack_ptrs)
-		sf_unpages(o.v, need * sizeof(char *));
-	if (pre.p && pre.p != stack_pre)
-		sf_unpages(pre.p, pre_need);
+	sf_unpages(mem, size);
 	return ret;
 }

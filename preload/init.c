@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <linux/prctl.h>
 #include <sys/syscall.h>
-#include <linux/seccomp.h>
 
 #include "mem.h"
 #include "sf.h"
@@ -78,36 +77,60 @@ static int setting_error(const char *var, const char *expected, const char *got)
 	return -1;
 }
 
-/* Fills sf_cfg; -1 with settings_msg on a bad value. */
+/* "NAME=value" into dst (cap bytes); -1 when it does not fit. */
+static int put_env(char *dst, size_t cap, const char *name, const char *value)
+{
+	struct sf_buf b = { dst, 0, cap };
+
+	sf_puts(&b, name);
+	sf_puts(&b, value);
+	return sf_strlen(name) + sf_strlen(value) < cap ? 0 : -1;
+}
+
+#define SF_PREFIX_LOG "SECFILTER_LOG="
+
+/* Fills sf_cfg; -1 with settings_msg on a bad value.  Nothing in sf_cfg
+ * points into the environment, which the program owns. */
 static int parse_settings(const struct env_in *e)
 {
-	sf_cfg.action_text = e->action ? e->action : "kill";
-	if (sf_streq(sf_cfg.action_text, "kill"))
+	const char *action = e->action ? e->action : "kill";
+	const char *log = e->log ? e->log : "stderr";
+	const char *mode = e->mode ? e->mode : "interpose";
+
+	if (sf_streq(action, "kill"))
 		sf_cfg.action = SF_ACT_KILL;
-	else if (sf_streq(sf_cfg.action_text, "log"))
+	else if (sf_streq(action, "log"))
 		sf_cfg.action = SF_ACT_LOG;
 	else
 		return setting_error("SECFILTER_ACTION", "kill or log", e->action);
 
-	sf_cfg.log_text = e->log ? e->log : "stderr";
-	if (sf_streq(sf_cfg.log_text, "stderr")) {
+	if (sf_streq(log, "stderr")) {
 		sf_cfg.log = SF_LOG_STDERR;
-	} else if (sf_streq(sf_cfg.log_text, "syslog")) {
+	} else if (sf_streq(log, "syslog")) {
 		sf_cfg.log = SF_LOG_SYSLOG;
-	} else if (sf_cfg.log_text[0] == '/') {
+	} else if (log[0] == '/') {
 		sf_cfg.log = SF_LOG_FILE;
-		sf_cfg.log_path = sf_cfg.log_text;
 	} else {
 		return setting_error("SECFILTER_LOG", "stderr, syslog or an absolute path", e->log);
 	}
+	if (put_env(sf_cfg.env_log, sizeof sf_cfg.env_log, SF_PREFIX_LOG, log) < 0) {
+		struct sf_buf b = { settings_msg, 0, sizeof settings_msg };
+		sf_puts(&b, "secfilter: SECFILTER_LOG: expected a path shorter than 4096 "
+			    "bytes, got one of ");
+		sf_putu(&b, sf_strlen(log));
+		return -1;
+	}
+	sf_cfg.log_path = sf_cfg.env_log + sizeof SF_PREFIX_LOG - 1;
 
-	sf_cfg.mode_text = e->mode ? e->mode : "interpose";
-	if (sf_streq(sf_cfg.mode_text, "interpose"))
+	if (sf_streq(mode, "interpose"))
 		sf_cfg.mode = SF_MODE_INTERPOSE;
-	else if (sf_streq(sf_cfg.mode_text, "trusted"))
+	else if (sf_streq(mode, "trusted"))
 		sf_cfg.mode = SF_MODE_TRUSTED;
 	else
 		return setting_error("SECFILTER_MODE", "interpose or trusted", e->mode);
+	/* Both values were just checked against short literals. */
+	put_env(sf_cfg.env_action, sizeof sf_cfg.env_action, "SECFILTER_ACTION=", action);
+	put_env(sf_cfg.env_mode, sizeof sf_cfg.env_mode, "SECFILTER_MODE=", mode);
 	return 0;
 }
 
@@ -238,7 +261,7 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs)
 	struct sf_error err;
 	struct sf_prog prog;
 
-	if (sf_trusted_compile(p, SECCOMP_RET_TRAP, &prog, &err) < 0)
+	if (sf_trusted_compile(p, 1, &prog, &err) < 0)
 		apply_error(&err);
 	if (hs)
 		handshake(hs);
@@ -280,10 +303,25 @@ int sf_settings_from_env(const char **msg)
 	return 0;
 }
 
+/* Threads already running: started by the constructor of a library
+ * initialized before this one.  They must arm like the others (they are
+ * asked by a signal, see api.c), or their calls would go unchecked. */
+static void arm_others_or_die(void)
+{
+	int r = sf_arm_all_threads();
+
+	if (r == -EDEADLK)
+		sf_fatal("secfilter: a thread started before the library (by another "
+			 "library's constructor) blocks SIGSYS: it cannot be filtered");
+	if (r < 0)
+		sf_fatal("secfilter: cannot arm the threads started before the library");
+}
+
 __attribute__((constructor(101))) static void sf_init(void)
 {
 	struct env_in e;
 	const struct sf_policy *p;
+	int others;
 
 	read_env(&e);
 	if (!e.policy && !e.policy_file)
@@ -308,7 +346,10 @@ __attribute__((constructor(101))) static void sf_init(void)
 		enforce_trusted(p, e.handshake);
 		return;
 	}
+	others = sf_other_threads();
 	arm_or_die();
+	if (others)
+		arm_others_or_die();
 	if (e.handshake)
 		handshake(e.handshake);
 }

@@ -17,6 +17,10 @@
 #define SYS_USER_DISPATCH 2
 #endif
 
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1u << 31) /* linux/signal.h; not in glibc 2.36 */
+#endif
+
 /* struct sigaction as rt_sigaction reads it on x86-64. */
 struct sf_ksigaction {
 	void *handler;

@@ -46,11 +46,13 @@ void sf_die(void)
 	}
 }
 
+/* A number the table does not name is, in the kernel's own table, an
+ * entry of sys_ni_syscall: the line keeps its (sys_NAME) form. */
 static void put_name(struct sf_buf *b, long nr)
 {
 	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
 
-	sf_puts(b, sc ? sc->entry : "unknown");
+	sf_puts(b, sc ? sc->entry : "sys_ni_syscall");
 }
 
 static void put_header(struct sf_buf *b, const struct sf_call *c)
@@ -310,21 +312,25 @@ static int must_die(int d)
 	return sf_cfg.action == SF_ACT_KILL || d == SF_DENY_UNFOLLOWABLE;
 }
 
-/* Set while this thread reports: the calls libunwind makes through our
- * own wrappers (a write to a pipe to probe memory...) are the reporter's,
- * not the program's. */
-static __thread int in_report;
+/* The task reporting from this thread's TLS, 0 if none: the calls
+ * libunwind makes through our own wrappers (a write to a pipe to probe
+ * memory...) are the reporter's, not the program's.  A task id, not a
+ * flag: a posix_spawn child shares its parent's memory and TLS, and a
+ * child killed while reporting must not leave the parent thread marked
+ * (its violations would then all be let through). */
+static __thread long in_report;
 
 void sf_violation(const struct sf_call *c, int d)
 {
 	int saved_errno = errno;
 	uint64_t all = ~0ull, old = 0;
 	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
+	long self = may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
 	int masked;
 
-	if (in_report)
+	if (in_report == self)
 		return;
-	in_report = 1;
+	in_report = self;
 	masked = may(SYS_rt_sigprocmask, SIG_SETMASK);
 	if (masked)
 		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);

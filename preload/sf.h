@@ -79,8 +79,11 @@ struct sf_settings {
 	enum sf_action action;
 	enum sf_logkind log;
 	enum sf_mode mode;
-	const char *log_path; /* SF_LOG_FILE */
-	const char *action_text, *log_text, *mode_text; /* for exec's env */
+	const char *log_path; /* SF_LOG_FILE: in env_log */
+	/* What exec passes on, "SECFILTER_ACTION=kill"...: copies, since the
+	 * program may overwrite its environment strings (setproctitle). */
+	char env_action[32], env_mode[32];
+	char env_log[sizeof "SECFILTER_LOG=" + 4096];
 	char lib_path[4096];  /* absolute path of this library */
 };
 extern struct sf_settings sf_cfg;
@@ -174,22 +177,24 @@ int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf 
 /* api.c */
 int sf_publish(const struct sf_policy *p); /* state mapping + env text */
 int sf_arm_all_threads(void);
+int sf_other_threads(void);
 void sf_ack_arm(void);
 #define SF_ARM_MAGIC 0x5ecf17e1
 
 /* trusted.c: compile, then load (split so that the constructor can answer
- * the tool's handshake while it still may write), or both at once. */
+ * the tool's handshake while it still may write), or both at once.
+ * all_threads: trusted mode's filters go on every thread (TSYNC); the one
+ * before the exec of a static binary on the calling thread only. */
 struct sf_prog {
 	struct sock_filter *insns;
 	size_t size;
 	unsigned len;
-	uint32_t kill_action;
+	int all_threads;
 };
-int sf_trusted_compile(const struct sf_policy *p, uint32_t kill_action,
+int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);
-int sf_trusted_install(const struct sf_policy *p, uint32_t kill_action,
-		       struct sf_error *err);
+int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err);
 int sf_guard_map(void);
 int sf_guard_install(void);
 long sf_guarded_sigaction(int sig, const void *act, void *oact);

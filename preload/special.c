@@ -18,7 +18,7 @@ int sf_is_special(long nr)
 	case SYS_epoll_pwait: case SYS_epoll_pwait2: case SYS_io_pgetevents:
 	case SYS_signalfd: case SYS_signalfd4:
 	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
-	case SYS_execve: case SYS_execveat: case SYS_prctl:
+	case SYS_execve: case SYS_execveat: case SYS_prctl: case SYS_sigaltstack:
 		return 1;
 	default:
 		return 0;
@@ -128,11 +128,47 @@ static long emulate_sigreturn(struct sf_call *c)
 	return uc->uc_mcontext.gregs[REG_RAX];
 }
 
+/* A trapped call returns through rt_sigreturn, which restores the signal
+ * mask and the alternate stack saved in the SIGSYS frame: a change the
+ * call made must be written into the frame, or the return undoes it. */
+static void keep_mask(ucontext_t *uc)
+{
+	uint64_t cur;
+
+	if (sf_sys(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&cur, 8, 0, 0) == 0)
+		sf_memcpy(&uc->uc_sigmask, &cur, sizeof cur);
+}
+
 static long do_rt_sigprocmask(struct sf_call *c)
 {
-	if (c->a[0] == SIG_UNBLOCK)
+	int set = c->a[1] != 0;
+	long r = c->a[0] == SIG_UNBLOCK ? issue(c) : with_mask(c, 1, 3);
+
+	if (r == 0 && set && c->uc)
+		keep_mask(c->uc);
+	return r;
+}
+
+/* The frame's uc_stack is the program's alternate stack as it was when
+ * the SIGSYS came (with SS_AUTODISARM the delivery itself has switched it
+ * off): put it back first, so that the call sees and changes the
+ * program's, then save the outcome in the frame. */
+static long do_sigaltstack(struct sf_call *c)
+{
+	stack_t *fs, cur;
+	long r;
+
+	if (!c->uc)
 		return issue(c);
-	return with_mask(c, 1, 3);
+	fs = &c->uc->uc_stack;
+	sf_sys(SYS_sigaltstack, (long)fs, 0, 0, 0, 0, 0);
+	r = issue(c);
+	if (r == 0 && c->a[0] && sf_sys(SYS_sigaltstack, 0, (long)&cur, 0, 0, 0, 0) == 0) {
+		fs->ss_sp = cur.ss_sp;
+		fs->ss_size = cur.ss_size;
+		fs->ss_flags = cur.ss_flags & (SS_DISABLE | SS_AUTODISARM);
+	}
+	return r;
 }
 
 /* Switching dispatch off would end the catch-all: sf_handle has reported
@@ -161,6 +197,7 @@ long sf_special(struct sf_call *c)
 		return sf_clone(c);
 	case SYS_execve: case SYS_execveat: return sf_exec(c);
 	case SYS_prctl: return do_prctl(c);
+	case SYS_sigaltstack: return do_sigaltstack(c);
 	default: return issue(c);
 	}
 }

@@ -91,26 +91,39 @@ int sf_guard_install(void)
 	return (int)install(prog, sizeof prog / sizeof prog[0], 0);
 }
 
-int sf_trusted_compile(const struct sf_policy *p, uint32_t kill_action,
+/* What a denied call does under a kernel filter.  SECFILTER_ACTION=log:
+ * the kernel logs it (audit) and lets it proceed, as the library does and
+ * as `secfilter run --trusted --log` does.  Otherwise trusted mode traps
+ * into our handler, which reports and kills; before the exec of a static
+ * binary there is no handler to come, the kernel kills. */
+static uint32_t denied_action(int all_threads)
+{
+	if (sf_cfg.action == SF_ACT_LOG)
+		return SECCOMP_RET_LOG;
+	return all_threads ? SECCOMP_RET_TRAP : SECCOMP_RET_KILL_PROCESS;
+}
+
+int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err)
 {
 	out->size = SF_BPF_MAX * sizeof(struct sock_filter);
 	out->insns = sf_pages(out->size);
 	out->len = 0;
-	out->kill_action = kill_action;
+	out->all_threads = all_threads;
 	sf_memset(err, 0, sizeof *err);
 	if (!out->insns)
 		return -ENOMEM;
-	return sf_bpf_compile(p, kill_action, out->insns, SF_BPF_MAX, &out->len, err);
+	return sf_bpf_compile(p, denied_action(all_threads), out->insns, SF_BPF_MAX, &out->len,
+			      err);
 }
 
-/* Installs on this thread; in trusted mode (kill action TRAP) on every
- * thread of the process (TSYNC), so that a narrowing made through the API
- * cannot be escaped by another thread.  The exec of a static binary
- * installs on the calling thread only: the exec ends the others. */
+/* Installs on this thread; in trusted mode on every thread of the process
+ * (TSYNC), so that a narrowing made through the API cannot be escaped by
+ * another thread.  The exec of a static binary installs on the calling
+ * thread only: the exec ends the others. */
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err)
 {
-	unsigned long flags = prog->kill_action == SECCOMP_RET_TRAP ? SECCOMP_FILTER_FLAG_TSYNC : 0;
+	unsigned long flags = prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0;
 	long r = install(prog->insns, prog->len, flags);
 
 	if (r < 0 && !err->text[0]) {
@@ -124,11 +137,10 @@ int sf_trusted_load(struct sf_prog *prog, struct sf_error *err)
 	return (int)r;
 }
 
-int sf_trusted_install(const struct sf_policy *p, uint32_t kill_action,
-		       struct sf_error *err)
+int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err)
 {
 	struct sf_prog prog;
-	int r = sf_trusted_compile(p, kill_action, &prog, err);
+	int r = sf_trusted_compile(p, all_threads, &prog, err);
 
 	if (r < 0) {
 		if (prog.insns)

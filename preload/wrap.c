@@ -232,14 +232,47 @@ SF_WRAPPER int isatty(int fd)
 	return sf_ret(r) == 0;
 }
 
-/* Returns the error number rather than setting errno, as glibc's does. */
+/* Returns the error number rather than setting errno, as glibc's does.
+ * glibc refuses the thread CPU clock itself (the kernel would say
+ * EOPNOTSUPP) and names the process CPU clock as the kernel's CPU clock of
+ * pid 0, which is what strace shows and a policy must match. */
+#define SF_PROCESS_CPUCLOCK (-6) /* MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED) */
+
 SF_WRAPPER int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
 			       struct timespec *rem)
 {
-	long r = sf_wrap6(SYS_clock_nanosleep, SF_U(clk), SF_U(flags), SF_P(req),
-			  SF_P(rem), 0, 0, SF_CALLER);
+	long r;
 
+	if (clk == CLOCK_THREAD_CPUTIME_ID)
+		return EINVAL;
+	if (clk == CLOCK_PROCESS_CPUTIME_ID)
+		clk = SF_PROCESS_CPUCLOCK;
+	r = sf_wrap6(SYS_clock_nanosleep, SF_U(clk), SF_U(flags), SF_P(req), SF_P(rem), 0, 0,
+		     SF_CALLER);
 	return sf_is_err(r) ? (int)-r : 0;
+}
+
+/* glibc's fstat refuses a negative descriptor before the call:
+ * newfstatat(AT_FDCWD, "", AT_EMPTY_PATH) would stat the working
+ * directory. */
+SF_WRAPPER int fstat(int fd, struct stat *buf)
+{
+	return (int)sf_ret(sf_fstat(fd, buf, SF_CALLER));
+}
+
+SF_WRAPPER int fstat64(int fd, struct stat *buf)
+{
+	return (int)sf_ret(sf_fstat(fd, buf, SF_CALLER));
+}
+
+/* A NULL path is EINVAL in glibc, not the kernel's "the descriptor
+ * itself" (that is futimens). */
+SF_WRAPPER int utimensat(int dfd, const char *path, const struct timespec *times, int flags)
+{
+	if (!path)
+		return (int)sf_ret(-EINVAL);
+	return (int)sf_ret(sf_wrap6(SYS_utimensat, SF_U(dfd), SF_P(path), SF_P(times),
+				    SF_U(flags), 0, 0, SF_CALLER));
 }
 
 /* ---- SIGSYS belongs to the library ----

@@ -9,6 +9,7 @@
 #define SECFILTER_WRAP_H
 
 #include <errno.h>
+#include <sys/syscall.h>
 
 #include "sf.h"
 
@@ -44,6 +45,15 @@ static inline __attribute__((always_inline)) long sf_ret(long r)
 		return -1;
 	}
 	return r;
+}
+
+/* fstat as glibc 2.36 makes it (fstat, fdopendir): -errno or 0. */
+static inline __attribute__((always_inline)) long sf_fstat(int fd, void *buf, uintptr_t ip)
+{
+	if (fd < 0)
+		return -EBADF;
+	return sf_wrap6(SYS_newfstatat, (uint64_t)fd, (uint64_t)(uintptr_t)"",
+			(uint64_t)(uintptr_t)buf, 0x1000 /* AT_EMPTY_PATH */, 0, 0, ip);
 }
 
 #define SF_U(x) ((uint64_t)(x))

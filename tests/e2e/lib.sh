@@ -38,7 +38,7 @@ PROBE=$PROGS/lib_probe
 # RULE, and whose call site is not inside the library.
 expect_report() {
 	local file=$1 sys=$2 rule=$3
-	expect_grep "^[^ ]+\[[0-9]+\]: system call [0-9]+ \(sys_$sys\) blocked at ip:[0-9a-f]+$" "$file"
+	expect_grep "^[^ ]+\[[0-9]+\]: system call -?[0-9]+ \(sys_$sys\) blocked at ip:[0-9a-f]+$" "$file"
 	grep -F -q -- "    rule: $rule" "$file" || { cat "$file" >&2; fail "no rule line '$rule' in $file"; }
 	expect_grep '^    backtrace:' "$file"
 	expect_no_grep '#0 .*libsecfilter' "$file"

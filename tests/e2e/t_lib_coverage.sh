@@ -44,9 +44,11 @@ for line in open(sys.argv[1]):
 name = {v: k for k, v in nr.items()}
 # Calls the library's special handling makes on the program's behalf
 # (blocking signals around clone, probing an exec's target, arming, the
-# return of its own SIGSYS handler).
-OWN = {"rt_sigprocmask", "prctl", "faccessat", "pread64", "openat", "close",
-       "newfstatat", "fstat", "getpid", "gettid", "mmap", "munmap", "rt_sigreturn"}
+# return of its own SIGSYS handler, reading back the mask and alternate
+# stack a trapped call changed).
+OWN = {"rt_sigprocmask", "prctl", "faccessat", "faccessat2", "pread64", "openat", "close",
+       "newfstatat", "fstat", "getpid", "gettid", "mmap", "munmap", "rt_sigreturn",
+       "sigaltstack", "fgetxattr"}
 
 def strace_counts(path):
     armed, report, counts = {}, {}, Counter()

@@ -83,3 +83,13 @@ expect_sigkill $?
 expect_no_grep '^after$' vm.out
 expect_report vm.err clone 'a CLONE_VM child without its own stack cannot be followed'
 echo "ok unfollowable clone"
+
+# A posix_spawn child shares its parent's memory (and thread-local
+# storage): when it is killed for a violation, the parent must still be
+# filtered afterwards.
+filtered '*: 1; execve: 0; getppid: 0' "$PROGS/lib_compat" spawn-getppid /bin/true >sp.out 2>sp.err
+expect_sigkill $?
+expect_grep '^spawn 0, child signal 9$' sp.out
+expect_no_grep 'getppid allowed' sp.out
+expect_report sp.err getppid 'not in the allowed set'
+echo "ok the parent of a posix_spawn child killed while reporting is still filtered"

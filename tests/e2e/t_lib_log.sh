@@ -33,3 +33,20 @@ finally:
 PY
 	[ $? -eq 0 ] || fail "syslog"
 fi
+
+# Under a kernel filter the library cannot report-and-continue itself; the
+# filter's action for a denied call is then SECCOMP_RET_LOG (the kernel's
+# audit log has it, the call proceeds), as for `secfilter run --trusted
+# --log`: an exec'd static binary, and trusted mode.
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; getpriority: 0' SECFILTER_ACTION=log \
+	"$PROBE" clearenv-exec "$PROGS/lib_static-static" getpriority >st.out 2>st.err
+[ $? -eq 0 ] || { cat st.err >&2; fail "log mode, exec'd static binary: status $?"; }
+expect_grep '^static after$' st.out
+echo "ok log mode: an exec'd static binary runs on"
+
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; getppid: 0' SECFILTER_ACTION=log SECFILTER_MODE=trusted \
+	"$PROBE" getppid raw >tr.out 2>tr.err
+[ $? -eq 0 ] || { cat tr.err >&2; fail "log mode, trusted: status $?"; }
+expect_grep '^main done$' tr.out
+expect_report tr.err getppid 'not in the allowed set'
+echo "ok log mode in trusted mode: the program runs on"
