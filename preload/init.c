@@ -270,19 +270,25 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs)
 		apply_error(&err);
 }
 
-/* The tool's handshake: "ok\n" once enforcement is in place, then the
- * variable disappears so that the program's children do not repeat it. */
+/* The tool's handshake: "ok PID\n" once enforcement is in place, then the
+ * variable disappears so that the program's children do not repeat it.
+ * The pid lets run tell its own child's answer from that of a process
+ * forked by an earlier library constructor, which runs ours too. */
 static void handshake(const char *fdtext)
 {
 	long fd = 0;
 	const char *s;
-	char **ep, **out;
+	char **ep, **out, msg[32];
+	struct sf_buf b = { msg, 0, sizeof msg };
 
 	for (s = fdtext; *s >= '0' && *s <= '9'; s++)
 		fd = fd * 10 + (*s - '0');
 	if (*s || s == fdtext)
 		sf_fatal("secfilter: SECFILTER_HANDSHAKE: expected a file descriptor");
-	sf_write_all((int)fd, "ok\n", 3);
+	sf_puts(&b, "ok ");
+	sf_putu(&b, (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0));
+	sf_putc(&b, '\n');
+	sf_write_all((int)fd, msg, b.len);
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	for (ep = out = environ; *ep; ep++)
 		if (!sf_startswith(*ep, "SECFILTER_HANDSHAKE="))

@@ -7,8 +7,9 @@
  * - interposition: PROG runs with LD_PRELOAD=libsecfilter.so.  glibc skips
  *   a preload it cannot load without failing, so run stops PROG at its
  *   entry point (AT_ENTRY, after every library constructor) and requires
- *   the library's handshake ("ok\n" on the SECFILTER_HANDSHAKE fd, written
- *   once the policy is armed).  No handshake: PROG is killed, never run.
+ *   the library's handshake ("ok PID\n" on the SECFILTER_HANDSHAKE fd,
+ *   written once the policy is armed).  No handshake from PROG itself:
+ *   PROG is killed, never run.
  *
  * - trusted: run stops PROG at the first instruction of its new image and
  *   makes it call seccomp(SECCOMP_SET_MODE_FILTER) there.  Installing the
@@ -423,7 +424,7 @@ static int arm_trusted(struct run *r, int *status, int *pending_sig)
 		tool_perr("run: cannot read the registers of %s", r->name);
 		return EX_SF_FAIL;
 	}
-	rc = trace_run_to(r->pid, start, status);
+	rc = trace_run_to(r->pid, start, status, NULL);
 	if (rc == 1)
 		return PROG_ENDED;
 	if (rc != 0) {
@@ -439,24 +440,38 @@ static int arm_trusted(struct run *r, int *status, int *pending_sig)
 	return 0;
 }
 
-/* How many "ok\n" the pipe holds: one from each process that ran the
- * library's constructor with SECFILTER_HANDSHAKE set; -1 if anything else
- * is there. */
-static int handshakes(int fd)
+/* The handshake pipe holds one "ok PID\n" from each process that ran the
+ * library's constructor with SECFILTER_HANDSHAKE set: PROG, and any
+ * process forked by a library constructor that ran before ours.  1 if
+ * PROG (pid) answered, 0 if not, -1 if anything else is there; *others
+ * counts the answers of other processes. */
+static int handshakes(int fd, pid_t pid, int *others)
 {
-	char buf[256];
-	ssize_t n, i;
+	char buf[1024], *p, *end, *nl;
+	ssize_t n;
 	size_t len = 0;
+	int mine = 0;
+	long v;
 
-	while (len < sizeof(buf) &&
-	       ((n = read(fd, buf + len, sizeof(buf) - len)) > 0 || (n < 0 && errno == EINTR)))
+	*others = 0;
+	while (len < sizeof(buf) - 1 &&
+	       ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
 		len += n > 0 ? (size_t)n : 0;
-	if (len % 3)
-		return -1;
-	for (i = 0; i < (ssize_t)len; i += 3)
-		if (memcmp(buf + i, "ok\n", 3) != 0)
+	buf[len] = '\0';
+	for (p = buf; p < buf + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(buf + len - p));
+		if (!nl || strncmp(p, "ok ", 3) != 0 || p[3] < '1' || p[3] > '9')
 			return -1;
-	return (int)(len / 3);
+		errno = 0;
+		v = strtol(p + 3, &end, 10);
+		if (errno || end != nl)
+			return -1;
+		if (v == pid)
+			mine = 1;
+		else
+			++*others;
+	}
+	return mine;
 }
 
 /* Interposition mode, at PROG's exec stop: PROG may reach its entry point
@@ -464,27 +479,34 @@ static int handshakes(int fd)
 static int verify_interposed(struct run *r, int *status)
 {
 	unsigned long entry = trace_auxv(r->pid, AT_ENTRY);
-	int rc;
+	int rc, soft = 0, others;
 
 	if (!entry) {
 		tool_err("run: cannot read the entry point of %s", r->name);
 		return EX_SF_FAIL;
 	}
-	rc = trace_run_to(r->pid, entry, status);
+	rc = trace_run_to(r->pid, entry, status, &soft);
 	if (rc == 1)
 		return PROG_ENDED;
 	if (rc < 0) {
 		tool_perr("run: cannot stop %s at its entry point", r->name);
 		return EX_SF_FAIL;
 	}
-	rc = handshakes(r->hs[0]);
-	if (rc == 1)
+	rc = handshakes(r->hs[0], r->pid, &others);
+	if (rc == 1 && !(soft && others))
 		return 0;
-	if (rc > 1) {
-		/* Its copy of the breakpoint at the entry point will stop the
+	if (rc == 1) {
+		/* Without a debug register the stop was an int3 in PROG's
+		 * text, and a forked child's copy of it would kill that
 		 * child with SIGTRAP: fail closed, and say why. */
 		tool_err("run: %s forked before reaching its entry point (in a library "
-			 "constructor); run cannot follow such a child; not running it",
+			 "constructor) and no hardware breakpoint was available to stop it "
+			 "without stopping that child; not running it",
+			 r->name);
+		return EX_SF_FAIL;
+	}
+	if (rc < 0) {
+		tool_err("run: unexpected data on the handshake pipe of %s; not running it",
 			 r->name);
 		return EX_SF_FAIL;
 	}

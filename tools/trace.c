@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -218,20 +219,53 @@ unsigned long trace_rip(pid_t pid)
 	return ptrace(PTRACE_GETREGS, pid, 0, &r) < 0 ? 0 : r.rip;
 }
 
-/* At a SIGTRAP stop: whether it is our int3 at addr (rip just past it). */
-static int at_breakpoint(pid_t pid, unsigned long addr, struct user_regs_struct *r)
+/* The stop is a debug register when the machine gives one: it lives in
+ * the thread's state, so a process forked on the way (by a library
+ * constructor) does not inherit it, where it would inherit an int3 in
+ * the text and die of SIGTRAP.  Otherwise an int3. */
+#define DR_OFF(n) (offsetof(struct user, u_debugreg) + (n) * sizeof(long))
+#define DR7_L0 1ul /* DR0 enabled for this task, on execution, length 1 */
+
+static int set_dr(pid_t pid, int n, unsigned long v)
 {
-	return ptrace(PTRACE_GETREGS, pid, 0, r) == 0 && r->rip == addr + 1;
+	return ptrace(PTRACE_POKEUSER, pid, DR_OFF(n), v) < 0 ? -1 : 0;
 }
 
-int trace_run_to(pid_t pid, unsigned long addr, int *status)
+static int plant_hw(pid_t pid, unsigned long addr)
+{
+	if (set_dr(pid, 0, addr) < 0)
+		return -1;
+	if (set_dr(pid, 7, DR7_L0) < 0) {
+		set_dr(pid, 0, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/* At a SIGTRAP stop: whether it is our breakpoint at addr.  An execution
+ * breakpoint stops before the instruction, an int3 just past it. */
+static int at_breakpoint(pid_t pid, unsigned long addr, int hw, struct user_regs_struct *r)
+{
+	siginfo_t si;
+
+	if (ptrace(PTRACE_GETREGS, pid, 0, r) < 0)
+		return 0;
+	if (!hw)
+		return r->rip == addr + 1;
+	return r->rip == addr && ptrace(PTRACE_GETSIGINFO, pid, 0, &si) == 0 &&
+	       si.si_code == TRAP_HWBKPT;
+}
+
+int trace_run_to(pid_t pid, unsigned long addr, int *status, int *soft)
 {
 	static const unsigned char int3 = 0xcc;
 	struct user_regs_struct r;
 	unsigned char old;
-	int st, sig = 0;
+	int st, sig = 0, hw = plant_hw(pid, addr) == 0;
 
-	if (poke_bytes(pid, addr, &int3, 1, &old) < 0)
+	if (soft)
+		*soft = !hw;
+	if (!hw && poke_bytes(pid, addr, &int3, 1, &old) < 0)
 		return -1;
 	for (;;) {
 		if (ptrace(PTRACE_CONT, pid, 0, sig) < 0)
@@ -251,10 +285,12 @@ int trace_run_to(pid_t pid, unsigned long addr, int *status)
 		sig = 0;
 		if (st >> 16)
 			continue;
-		if (WSTOPSIG(st) == SIGTRAP && at_breakpoint(pid, addr, &r))
+		if (WSTOPSIG(st) == SIGTRAP && at_breakpoint(pid, addr, hw, &r))
 			break;
 		sig = trace_stop_signal(pid, st);
 	}
+	if (hw)
+		return set_dr(pid, 7, 0) < 0 || set_dr(pid, 0, 0) < 0 ? -1 : 0;
 	if (poke_bytes(pid, addr, &old, 1, NULL) < 0)
 		return -1;
 	r.rip = addr;

@@ -44,11 +44,12 @@ void trace_spawn_failure(int errfd, struct spawn_fail *f);
 int trace_until_exec(pid_t pid, int *status);
 
 /* Runs the stopped child until it is about to execute the instruction at
- * addr, by planting an int3 there.  Signals on the way are delivered
- * unchanged.  0: stopped there, original code and rip restored.  1: it
- * ended first (*status).  -1: failure (errno); the child is still stopped
- * or dead. */
-int trace_run_to(pid_t pid, unsigned long addr, int *status);
+ * addr, by a hardware execution breakpoint there, or an int3 when no
+ * debug register can be set (then *soft, if soft is not NULL, is 1).
+ * Signals on the way are delivered unchanged.  0: stopped there, code,
+ * debug registers and rip as they were.  1: it ended first (*status).
+ * -1: failure (errno); the child is still stopped or dead. */
+int trace_run_to(pid_t pid, unsigned long addr, int *status, int *soft);
 
 /* In a child stopped by trace_run_to, makes it call seccomp(
  * SECCOMP_SET_MODE_FILTER, 0, prog) as if it had done so itself, then puts
