@@ -36,12 +36,21 @@ static inline int sf_decide(const struct sf_policy *p, uint64_t nr,
 		return SF_ALLOW;
 	t = &p->tests[r->test];
 	if (r->conj) {
-		/* The common shape, a conjunction: every test, no branches
-		 * but the loop's; the chain below then names the denier. */
+		/* The common shape, a conjunction: every test, no branch but
+		 * the one on its length; the chain below then names the
+		 * denier.  Short ones are straight-line code. */
 		unsigned k, ok = 1;
-#pragma GCC unroll 4
-		for (k = 0; k < r->conj; k++)
-			ok &= sf_test_true(&t[k], args);
+
+		switch (r->conj) {
+		default:
+			for (k = 4; k < r->conj; k++)
+				ok &= sf_test_true(&t[k], args);
+			/* fall through */
+		case 4: ok &= sf_test_true(&t[3], args); /* fall through */
+		case 3: ok &= sf_test_true(&t[2], args); /* fall through */
+		case 2: ok &= sf_test_true(&t[1], args); /* fall through */
+		case 1: ok &= sf_test_true(&t[0], args);
+		}
 		if (ok)
 			return SF_ALLOW;
 	}
