@@ -55,7 +55,9 @@ static void restore_mask(uint64_t old)
 static long read_clone_args(const struct sf_call *c, struct clone_req *r)
 {
 	const unsigned char *u = (const unsigned char *)c->a[0];
-	size_t usize = c->a[1], i;
+	unsigned char tail[64]; /* the handler may be on a small stack */
+	size_t usize = c->a[1], off, n, i;
+	long e;
 
 	if (usize > 4096)
 		return -E2BIG;
@@ -63,11 +65,17 @@ static long read_clone_args(const struct sf_call *c, struct clone_req *r)
 		return -EINVAL;
 	if (!u)
 		return -EFAULT;
-	for (i = sizeof r->ca; i < usize; i++)
-		if (u[i])
-			return -E2BIG;
 	r->ca_size = usize < sizeof r->ca ? usize : sizeof r->ca;
-	sf_memcpy(&r->ca, u, r->ca_size);
+	if ((e = sf_user_read(&r->ca, u, r->ca_size)) < 0)
+		return e;
+	for (off = sizeof r->ca; off < usize; off += n) {
+		n = usize - off < sizeof tail ? usize - off : sizeof tail;
+		if ((e = sf_user_read(tail, u + off, n)) < 0)
+			return e;
+		for (i = 0; i < n; i++)
+			if (tail[i])
+				return -E2BIG;
+	}
 	return 0;
 }
 

@@ -315,6 +315,11 @@ long sf_exec(struct sf_call *c)
 	long ret;
 
 	read_req(c, &r);
+	/* Read below: a bad envp is the kernel's EFAULT, not our SIGSEGV.
+	 * (The kernel would report a missing file first; the exec fails
+	 * either way.) */
+	if ((ret = sf_user_vec_ok(r.envp)) < 0)
+		return ret;
 	t = probe(r.dirfd, r.path, r.flags, 0);
 	if (t == T_PRELOAD && !lib_reachable())
 		t = T_KERNEL;

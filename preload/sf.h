@@ -132,6 +132,7 @@ void sf_disarm(void);
 long sf_handle(struct sf_call *c); /* decide + special handling + issue */
 int sf_install_sigsys(void);
 long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact);
+long sf_shadow_rt_sigaction(const void *act, void *oact); /* special.c: 0 or -errno */
 
 /* special.c */
 int sf_is_special(long nr);
@@ -198,6 +199,14 @@ int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_err
 int sf_guard_map(void);
 int sf_guard_install(void);
 long sf_guarded_sigaction(int sig, const void *act, void *oact);
+
+/* user.c: the program's memory as the kernel reads it: 0, or -EFAULT for
+ * a bad pointer (checked in interposition mode). */
+long sf_user_read(void *dst, const void *src, size_t n);
+long sf_user_str_ok(const char *s);
+long sf_user_vec_ok(char *const *v); /* an execve vector, strings included */
+long sf_user_str_ok(const char *s);
+long sf_user_vec_ok(char *const *v);
 
 /* Pages from the kernel (mem.c). */
 void *sf_pages(size_t n);

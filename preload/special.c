@@ -42,19 +42,40 @@ void sf_rt_sigaction_fix(uint64_t *kact)
 	k->mask &= ~SF_SIGSYS_BIT;
 }
 
+/* The program's rt_sigaction(SIGSYS) acts on a shadow (dispatch.c), in
+ * the kernel's order: the new action is read before anything changes,
+ * the old one written after.  Whether oact can be written the kernel says
+ * by writing there itself (the real action, which the shadow then
+ * replaces); not under a kernel filter, which would judge that call. */
+long sf_shadow_rt_sigaction(const void *uact, void *uoact)
+{
+	struct sf_ksigaction act, old;
+	long r;
+
+	if (uact && (r = sf_user_read(&act, uact, sizeof act)) < 0)
+		return r;
+	sf_sigsys_shadow_action(uact ? (const uint64_t *)&act : NULL, (uint64_t *)&old);
+	if (!uoact)
+		return 0;
+	if (sf_cfg.mode != SF_MODE_TRUSTED &&
+	    (r = sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)uoact, 8, 0, 0)) < 0)
+		return r;
+	sf_memcpy(uoact, &old, sizeof old);
+	return 0;
+}
+
 static long do_rt_sigaction(struct sf_call *c)
 {
 	struct sf_ksigaction k;
+	long r;
 
-	if ((int)c->a[0] == SIGSYS) {
-		if (c->a[3] != 8)
-			return -EINVAL;
-		return sf_sigsys_shadow_action((const uint64_t *)c->a[1],
-					       (uint64_t *)c->a[2]);
-	}
+	if ((int)c->a[0] == SIGSYS)
+		return c->a[3] != 8 ? -EINVAL
+				    : sf_shadow_rt_sigaction((const void *)c->a[1], (void *)c->a[2]);
 	if (c->a[1] == 0)
 		return issue(c);
-	sf_memcpy(&k, (const void *)c->a[1], sizeof k);
+	if ((r = sf_user_read(&k, (const void *)c->a[1], sizeof k)) < 0)
+		return r;
 	sf_rt_sigaction_fix((uint64_t *)&k);
 	c->a[1] = (uint64_t)&k;
 	return issue(c);
@@ -65,9 +86,12 @@ static long do_rt_sigaction(struct sf_call *c)
 static long with_mask(struct sf_call *c, int set_arg, int size_arg)
 {
 	uint64_t copy;
+	long r;
 
 	if (c->a[set_arg] && c->a[size_arg] == 8) {
-		copy = *(const uint64_t *)c->a[set_arg] & ~SF_SIGSYS_BIT;
+		if ((r = sf_user_read(&copy, (const void *)c->a[set_arg], 8)) < 0)
+			return r;
+		copy &= ~SF_SIGSYS_BIT;
 		c->a[set_arg] = (uint64_t)&copy;
 	}
 	return issue(c);
@@ -78,11 +102,15 @@ static long with_mask_struct(struct sf_call *c, int arg)
 {
 	struct { uint64_t set, size; } s;
 	uint64_t copy;
+	long r;
 
 	if (c->a[arg]) {
-		sf_memcpy(&s, (const void *)c->a[arg], sizeof s);
+		if ((r = sf_user_read(&s, (const void *)c->a[arg], sizeof s)) < 0)
+			return r;
 		if (s.set && s.size == 8) {
-			copy = *(const uint64_t *)s.set & ~SF_SIGSYS_BIT;
+			if ((r = sf_user_read(&copy, (const void *)s.set, 8)) < 0)
+				return r;
+			copy &= ~SF_SIGSYS_BIT;
 			s.set = (uint64_t)&copy;
 			c->a[arg] = (uint64_t)&s;
 		}

@@ -214,7 +214,7 @@ SF_WRAPPER long syscall(long nr, ...)
 		if (a[3] != 8)
 			return sf_ret(-EINVAL);
 		check_rt_sigaction((const void *)a[1], (const void *)a[2], SF_CALLER);
-		return sf_sigsys_shadow_action((const uint64_t *)a[1], (uint64_t *)a[2]);
+		return sf_ret(sf_shadow_rt_sigaction((const void *)a[1], (void *)a[2]));
 	}
 	if (sf_is_special(nr))
 		return sf_ret(sf_trap_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5],

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # libsecfilter.so's two protocols with the secfilter tool: the handshake
-# (SECFILTER_HANDSHAKE=<fd> gets "ok\n" once enforcement is armed) and the
+# (SECFILTER_HANDSHAKE=<fd> gets "ok PID\n" once enforcement is armed) and the
 # state mapping that `secfilter show PID` reads.
 . "$TOP/tests/e2e/lib.sh"
 
-# Handshake: "ok\n" on the fd, and the variable is gone from environ.
-env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' SECFILTER_HANDSHAKE=3 env 3>hs.txt >env.out ||
-	fail "handshake run failed"
-[ "$(od -An -c hs.txt | tr -d ' ')" = 'ok\n' ] || { od -c hs.txt >&2; fail "handshake bytes"; }
+# Handshake: "ok PID\n" on the fd, PID the armed process's, and the
+# variable is gone from environ.
+sh -c 'echo $$ > pid; exec env LD_PRELOAD="$0" SECFILTER_POLICY="*: 1" SECFILTER_HANDSHAKE=3 env' \
+	"$LIB" 3>hs.txt >env.out || fail "handshake run failed"
+[ "$(od -An -c hs.txt | tr -d ' ')" = "ok$(cat pid)\\n" ] || { od -c hs.txt >&2; fail "handshake bytes"; }
 expect_no_grep '^SECFILTER_HANDSHAKE=' env.out
 expect_grep '^SECFILTER_POLICY=' env.out
 echo "ok handshake"
@@ -21,7 +22,7 @@ echo "ok no handshake on failure"
 # Pending policies hand-shake too (armed for the next exec).
 env LD_PRELOAD="$LIB" SECFILTER_POLICY='on_next_syscall: 1; *: 1' SECFILTER_HANDSHAKE=3 true 3>hs3.txt ||
 	fail "pending run failed"
-[ "$(cat hs3.txt)" = ok ] || fail "no handshake when pending"
+expect_grep '^ok [1-9][0-9]*$' hs3.txt
 
 # State mapping: read through /proc/PID/mem, as `secfilter show` does.
 env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; sethostname: 0' "$PROBE" sleep 1500 apply 'getppid: 0' sleep 4000 >/dev/null 2>&1 &

@@ -1,0 +1,80 @@
+/* Reading the program's memory where the kernel would: the arguments of
+ * the calls the library rewrites (masks, sigaction structs, clone3's
+ * struct, execve's envp).  A bad pointer there must be the kernel's
+ * EFAULT, not a SIGSEGV inside the library.
+ *
+ * Readability is a property of pages, and the kernel tells it without
+ * side effects: rt_sigprocmask with an invalid `how` reads its 8-byte set
+ * (EFAULT if it cannot) and then refuses, changing nothing.  So each page
+ * a range touches is probed once, at a word of its own, and the range is
+ * then read directly.  One call per page, no pid to look up (a cached
+ * one would name the parent after a fork), and a call every policy the
+ * program can live with allows anyway.
+ *
+ * In interposition mode only: under a kernel filter the library's own
+ * calls are filtered too, and a probe the policy denies would kill the
+ * program for a call it never made.  There the read is plain, as before:
+ * a bad pointer crashes, which is not an unfiltered run. */
+#include <errno.h>
+#include <sys/syscall.h>
+
+#include "sf.h"
+
+#define PAGE 4096ul
+#define PAGE_OF(p) ((uintptr_t)(p) & ~(PAGE - 1))
+
+static int page_readable(uintptr_t page)
+{
+	if (sf_cfg.mode == SF_MODE_TRUSTED)
+		return 1;
+	/* At its second word: a set at address 0 would be no set at all. */
+	return sf_sys(SYS_rt_sigprocmask, -1, (long)(page + 8), 0, 8, 0, 0) != -EFAULT;
+}
+
+long sf_user_read(void *dst, const void *src, size_t n)
+{
+	uintptr_t p;
+
+	if (n == 0)
+		return 0;
+	if ((uintptr_t)src + n < (uintptr_t)src)
+		return -EFAULT;
+	for (p = PAGE_OF(src); p < (uintptr_t)src + n; p += PAGE)
+		if (!page_readable(p))
+			return -EFAULT;
+	sf_memcpy(dst, src, n);
+	return 0;
+}
+
+/* Whether the string at s can be read up to its NUL: 0 or -EFAULT. */
+long sf_user_str_ok(const char *s)
+{
+	for (;;) {
+		const char *end = (const char *)(PAGE_OF(s) + PAGE);
+
+		if (!page_readable(PAGE_OF(s)))
+			return -EFAULT;
+		for (; s < end; s++)
+			if (*s == '\0')
+				return 0;
+	}
+}
+
+/* An execve vector (argv, envp): its pointers and its strings.  0 or
+ * -EFAULT.  NULL is a valid empty vector for Linux. */
+long sf_user_vec_ok(char *const *v)
+{
+	char *s;
+	long r;
+
+	if (!v)
+		return 0;
+	for (;; v++) {
+		if ((r = sf_user_read(&s, v, sizeof s)) < 0)
+			return r;
+		if (!s)
+			return 0;
+		if ((r = sf_user_str_ok(s)) < 0)
+			return r;
+	}
+}
