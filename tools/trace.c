@@ -222,7 +222,12 @@ unsigned long trace_rip(pid_t pid)
 /* The stop is a debug register when the machine gives one: it lives in
  * the thread's state, so a process forked on the way (by a library
  * constructor) does not inherit it, where it would inherit an int3 in
- * the text and die of SIGTRAP.  Otherwise an int3. */
+ * the text and die of SIGTRAP.  Otherwise an int3.
+ *
+ * A debug register the kernel accepts but the machine never fires (some
+ * hypervisors) would let PROG run past the stop unverified: so the
+ * register is first proven on the instruction the child is stopped at,
+ * by a single step that must not execute it. */
 #define DR_OFF(n) (offsetof(struct user, u_debugreg) + (n) * sizeof(long))
 #define DR7_L0 1ul /* DR0 enabled for this task, on execution, length 1 */
 
@@ -231,15 +236,57 @@ static int set_dr(pid_t pid, int n, unsigned long v)
 	return ptrace(PTRACE_POKEUSER, pid, DR_OFF(n), v) < 0 ? -1 : 0;
 }
 
-static int plant_hw(pid_t pid, unsigned long addr)
+static int set_break(pid_t pid, unsigned long addr)
 {
-	if (set_dr(pid, 0, addr) < 0)
-		return -1;
-	if (set_dr(pid, 7, DR7_L0) < 0) {
-		set_dr(pid, 0, 0);
-		return -1;
+	if (set_dr(pid, 0, addr) == 0 && set_dr(pid, 7, DR7_L0) == 0)
+		return 0;
+	set_dr(pid, 7, 0);
+	set_dr(pid, 0, 0);
+	return -1;
+}
+
+/* 1: the breakpoint fired on the current instruction; 0: it did not (the
+ * step executed it, or a signal came first: then *sig, to deliver).  The
+ * first step out of the exec stop may be reported at the syscall's exit,
+ * before any instruction: only TRAP_HWBKPT is the breakpoint. */
+static int hw_fires(pid_t pid, unsigned long rip, int *sig)
+{
+	struct user_regs_struct r;
+	siginfo_t si;
+	int st, i, fired = 0;
+
+	if (set_break(pid, rip) < 0)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (ptrace(PTRACE_SINGLESTEP, pid, 0, 0) < 0 || wait_retry(pid, &st, 0) < 0 ||
+		    !WIFSTOPPED(st))
+			return 0;
+		if (WSTOPSIG(st) != SIGTRAP) {
+			*sig = st >> 16 ? 0 : trace_stop_signal(pid, st);
+			break;
+		}
+		if (ptrace(PTRACE_GETSIGINFO, pid, 0, &si) < 0 ||
+		    ptrace(PTRACE_GETREGS, pid, 0, &r) < 0 || r.rip != rip)
+			break;
+		if (si.si_code == TRAP_HWBKPT) {
+			fired = 1;
+			break;
+		}
 	}
-	return 0;
+	if (set_dr(pid, 7, 0) < 0 || set_dr(pid, 0, 0) < 0)
+		return 0;
+	return fired;
+}
+
+static int plant_hw(pid_t pid, unsigned long addr, int *sig)
+{
+	unsigned long rip = trace_rip(pid);
+
+	/* At addr already: the proof would leave the flag that lets the
+	 * instruction run once past a breakpoint (RF). */
+	if (!rip || rip == addr || !hw_fires(pid, rip, sig))
+		return -1;
+	return set_break(pid, addr);
 }
 
 /* At a SIGTRAP stop: whether it is our breakpoint at addr.  An execution
@@ -261,7 +308,7 @@ int trace_run_to(pid_t pid, unsigned long addr, int *status, int *soft)
 	static const unsigned char int3 = 0xcc;
 	struct user_regs_struct r;
 	unsigned char old;
-	int st, sig = 0, hw = plant_hw(pid, addr) == 0;
+	int st, sig = 0, hw = plant_hw(pid, addr, &sig) == 0;
 
 	if (soft)
 		*soft = !hw;
