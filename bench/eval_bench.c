@@ -1,6 +1,7 @@
 /* The userspace evaluator's cost per decision (issue: under 5 ns each):
- * a syscall allowed with `1`, one with a 4-predicate filter (all four
- * evaluated: the call is allowed), and one not in the set.  Prints the
+ * a syscall allowed with `1`, one with a 4-predicate filter (all of it
+ * evaluated: the call is allowed; its two ranges on count are one interval
+ * test, so three tests run), and one not in the set.  Prints the
  * median over several runs of many decisions. */
 #include <sched.h>
 #include <stdint.h>

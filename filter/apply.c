@@ -273,6 +273,117 @@ static void lower_pred(const struct sf_node *n, struct sf_test *t,
 	t->next[0] = swap ? yes : no;
 }
 
+/* ---- conjunctions of ranges ----
+ * `count > 0 && count <= 4096` is two tests on one register whose
+ * intersection is one interval.  The operands of a chain of && are
+ * collected; a predicate whose interval does not wrap (lo + span within
+ * the mask) is intersected with an earlier such one on the same argument
+ * and width, and the pair becomes one test.  An empty intersection is left
+ * as it is (two tests, never both true). */
+#define CONJ_MAX 16 /* longer chains are lowered unmerged; this lives on
+			 the stack of whoever applies a policy, per level */
+
+struct conj_item {
+	uint32_t node;
+	uint8_t merged;      /* folded into an earlier item */
+	uint8_t range;       /* a plain interval, not wrapping in the compared
+				domain (signed order): t is it */
+	uint64_t flip;       /* t->lo + flip is its first value in that domain */
+	struct sf_test t;
+};
+
+static uint64_t sign_flip(const struct sf_node *n)
+{
+	return n->type == SF_T_S32 ? 1ull << 31 : n->type == SF_T_S64 ? 1ull << 63 : 0;
+}
+
+/* The operands of the && tree at i, in order; -1 if more than CONJ_MAX. */
+static int collect_and(const struct sf_node *nodes, uint32_t i,
+		       struct conj_item *out, int n)
+{
+	if (nodes[i].kind == SF_N_AND) {
+		n = collect_and(nodes, nodes[i].left, out, n);
+		return n < 0 ? n : collect_and(nodes, nodes[i].right, out, n);
+	}
+	if (n >= CONJ_MAX)
+		return -1;
+	out[n].node = i;
+	out[n].merged = out[n].range = 0;
+	if (nodes[i].kind == SF_N_PRED) {
+		struct sf_test *t = &out[n].t;
+		uint64_t first;
+
+		lower_pred(&nodes[i], t, 1, 0);
+		out[n].flip = sign_flip(&nodes[i]);
+		first = (t->lo + out[n].flip) & t->mask;
+		/* true must lead on (not a swapped or bit test), the whole
+		 * width compared, and no wrap past the domain's top */
+		out[n].range = t->next[1] == 1 && t->span <= t->mask - first &&
+			       (t->mask == UINT16_MAX || t->mask == UINT32_MAX ||
+				t->mask == UINT64_MAX);
+	}
+	return n + 1;
+}
+
+static void merge_ranges(struct conj_item *it, int n)
+{
+	int a, b;
+
+	for (b = 1; b < n; b++) {
+		if (!it[b].range)
+			continue;
+		for (a = 0; a < b; a++) {
+			struct sf_test *x = &it[a].t, *y = &it[b].t;
+			uint64_t f = it[b].flip, xl, yl, lo, hi;
+
+			if (!it[a].range || it[a].merged || x->arg != y->arg ||
+			    x->mask != y->mask || it[a].flip != f)
+				continue;
+			xl = (x->lo + f) & x->mask;
+			yl = (y->lo + f) & y->mask;
+			lo = xl > yl ? xl : yl;
+			hi = xl + x->span < yl + y->span ? xl + x->span : yl + y->span;
+			if (lo > hi)
+				continue;
+			x->lo = (lo - f) & x->mask;
+			x->span = hi - lo;
+			it[b].merged = 1;
+			break;
+		}
+	}
+}
+
+static int32_t lower(const struct sf_node *nodes, uint32_t i,
+		     struct sf_test *tests, uint32_t *nt, int32_t yes, int32_t no);
+
+/* A && chain, right to left: each operand's success is the next one. */
+static int32_t lower_and(const struct sf_node *nodes, uint32_t i,
+			 struct sf_test *tests, uint32_t *nt, int32_t yes, int32_t no)
+{
+	struct conj_item it[CONJ_MAX];
+	int n = collect_and(nodes, i, it, 0), k;
+	int32_t exit = yes;
+
+	if (n < 0) { /* long: no merging, plain recursion */
+		exit = lower(nodes, nodes[i].right, tests, nt, yes, no);
+		return lower(nodes, nodes[i].left, tests, nt, exit, no);
+	}
+	merge_ranges(it, n);
+	for (k = n - 1; k >= 0; k--) {
+		if (it[k].merged)
+			continue;
+		if (!it[k].range) {
+			exit = lower(nodes, it[k].node, tests, nt, exit, no);
+			continue;
+		}
+		tests[*nt] = it[k].t;
+		tests[*nt].next[1] = exit;
+		tests[*nt].next[0] = no;
+		exit = (int32_t)(*nt)++;
+	}
+	return exit;
+}
+
 /* Short-circuit lowering: the tests of a tree with its exits yes/no. */
 static int32_t lower(const struct sf_node *nodes, uint32_t i,
 		     struct sf_test *tests, uint32_t *nt, int32_t yes, int32_t no)
@@ -287,8 +398,7 @@ static int32_t lower(const struct sf_node *nodes, uint32_t i,
 	case SF_N_NOT:
 		return lower(nodes, n->left, tests, nt, no, yes);
 	case SF_N_AND:
-		right = lower(nodes, n->right, tests, nt, yes, no);
-		return lower(nodes, n->left, tests, nt, right, no);
+		return lower_and(nodes, i, tests, nt, yes, no);
 	default: /* SF_N_OR */
 		right = lower(nodes, n->right, tests, nt, yes, no);
 		return lower(nodes, n->left, tests, nt, yes, right);

@@ -134,6 +134,42 @@ static void conjunction_fast_path_names_the_denier(void **state)
 	sf_policy_free(p);
 }
 
+/* Two ranges on one argument in one && chain become one interval test;
+ * the decisions at each edge stay those of the two predicates. */
+static void ranges_on_one_argument_merge(void **state)
+{
+	struct sf_policy *p = t_parse(NULL,
+		"write: fd == 1 && count < 65536 && buf != 0 && count > 0\n"
+		"lseek: offset >= -10 && whence <= 2 && offset < 10\n"
+		"read: count > 10 && count < 5\n"
+		"pread64: count > 10 && (fd == 1 || fd == 2) && count < 20");
+	struct { uint64_t nr, a0, a1, a2; int want; } rows[] = {
+		{ 1, 1, 8, 0, SF_NOT_IN_SET + 2 }, { 1, 1, 8, 1, SF_ALLOW },
+		{ 1, 1, 8, 65535, SF_ALLOW }, { 1, 1, 8, 65536, SF_NOT_IN_SET + 2 },
+		{ 1, 1, 0, 5, SF_NOT_IN_SET + 2 }, { 1, 2, 8, 5, SF_NOT_IN_SET + 2 },
+		{ 8, 0, (uint64_t)-10, 0, SF_ALLOW }, { 8, 0, (uint64_t)-11, 0, SF_NOT_IN_SET + 2 },
+		{ 8, 0, 9, 2, SF_ALLOW }, { 8, 0, 10, 2, SF_NOT_IN_SET + 2 },
+		{ 8, 0, 0, 3, SF_NOT_IN_SET + 2 },
+		{ 0, 0, 0, 7, SF_NOT_IN_SET + 2 }, { 0, 0, 0, 11, SF_NOT_IN_SET + 2 },
+		{ 17, 1, 0, 11, SF_ALLOW }, { 17, 2, 0, 19, SF_ALLOW },
+		{ 17, 3, 0, 15, SF_NOT_IN_SET + 2 }, { 17, 1, 0, 20, SF_NOT_IN_SET + 2 },
+		{ 17, 1, 0, 10, SF_NOT_IN_SET + 2 },
+	};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(p->sys[1].conj, 3);  /* count's two ranges: one test */
+	assert_int_equal(p->sys[8].conj, 2);  /* a signed range, around 0 */
+	assert_int_equal(p->sys[0].conj, 2);  /* empty: left as two tests */
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int d = t_decide(p, rows[i].nr, rows[i].a0, rows[i].a1, rows[i].a2, 0);
+		/* the denier is the syscall's only filter, whatever its index */
+		int want = rows[i].want == SF_ALLOW ? SF_ALLOW : (int)p->sys[rows[i].nr].first;
+		assert_int_equal(d, want);
+	}
+	sf_policy_free(p);
+}
+
 static void first_test_of_each_syscall(void **state)
 {
 	struct sf_policy *p = t_parse(NULL, "read: fd < 3 || fd > 9; read: count != 0; write: fd == 1; close: fd & 2");
@@ -151,6 +187,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_policies_decide_as_the_tree),
 		cmocka_unit_test(conjunction_fast_path_names_the_denier),
+		cmocka_unit_test(ranges_on_one_argument_merge),
 		cmocka_unit_test(first_test_of_each_syscall),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
