@@ -170,6 +170,58 @@ static void ranges_on_one_argument_merge(void **state)
 	sf_policy_free(p);
 }
 
+/* Chains of ranges on one argument of each type, with constants and
+ * registers from the same few values around 0 and the type's edges: where
+ * merging intervals could go wrong, the random pass above seldom looks. */
+static void random_range_chains_decide_as_the_tree(void **state)
+{
+	static const struct { const char *sys, *arg; unsigned nr, idx; const char *vals[8]; } at[] = {
+		{ "kill", "pid", 62, 0, { "-3", "-1", "0", "1", "2", "0x7fffffff", "-2147483648", "5" } },
+		{ "lseek", "offset", 8, 1, { "-3", "-1", "0", "1", "2", "0x7fffffffffffffff",
+					     "-0x8000000000000000", "5" } },
+		{ "read", "count", 0, 2, { "0", "1", "2", "3", "5", "~0", "0x8000000000000000",
+					   "0x7fffffffffffffff" } },
+		{ "close", "fd", 3, 0, { "0", "1", "2", "3", "5", "0xffffffff", "0x80000000", "0x7fffffff" } },
+		{ "fchmod", "mode", 91, 1, { "0", "1", "2", "3", "5", "0xffff", "0x8000", "0x7fff" } },
+	};
+	static const char *const ops[] = { "<", "<=", ">", ">=", "==", "!=" };
+	static const uint64_t regs[] = {
+		0, 1, 2, 3, 4, 5, 6, (uint64_t)-1, (uint64_t)-2, (uint64_t)-3, (uint64_t)-4,
+		0x7fffffff, 0x80000000, 0xffffffff, 0x7fff, 0x8000, 0xffff, 0x10000,
+		0x7fffffffffffffff, 0x8000000000000000, 0xfffffffe, 0x100000002,
+	};
+	uint64_t rng = 0x4a9e, vectors = 0;
+	unsigned round, k, v;
+	char text[512];
+
+	(void)state;
+	for (round = 0; round < 3000; round++) {
+		unsigned w = (unsigned)(t_rnd(&rng) % 5), len = 2 + (unsigned)(t_rnd(&rng) % 3);
+		size_t n = (size_t)snprintf(text, sizeof text, "%s: ", at[w].sys);
+		struct sf_policy *p;
+
+		for (k = 0; k < len; k++)
+			n += (size_t)snprintf(text + n, sizeof text - n, "%s%s %s %s",
+					      k ? " && " : "", at[w].arg, ops[t_rnd(&rng) % 6],
+					      at[w].vals[t_rnd(&rng) % 8]);
+		p = t_parse(NULL, text);
+		for (v = 0; v < sizeof regs / sizeof regs[0]; v++) {
+			uint64_t args[6] = { 0, 0, 0, 0, 0, 0 };
+			int got, want;
+
+			args[at[w].idx] = regs[v];
+			got = sf_decide(p, at[w].nr, args);
+			want = ref_decide(p, at[w].nr, args);
+			if (got != want)
+				fail_msg("%s with %s = %#llx: evaluator %d, tree %d", text,
+					 at[w].arg, (unsigned long long)regs[v], got, want);
+			vectors++;
+		}
+		sf_policy_free(p);
+	}
+	print_message("%llu vectors over range chains decided alike\n", (unsigned long long)vectors);
+}
+
 static void first_test_of_each_syscall(void **state)
 {
 	struct sf_policy *p = t_parse(NULL, "read: fd < 3 || fd > 9; read: count != 0; write: fd == 1; close: fd & 2");
@@ -188,6 +240,7 @@ int main(void)
 		cmocka_unit_test(random_policies_decide_as_the_tree),
 		cmocka_unit_test(conjunction_fast_path_names_the_denier),
 		cmocka_unit_test(ranges_on_one_argument_merge),
+		cmocka_unit_test(random_range_chains_decide_as_the_tree),
 		cmocka_unit_test(first_test_of_each_syscall),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
