@@ -203,9 +203,7 @@ long sf_guarded_sigaction(int sig, const void *act, void *oact);
 /* user.c: the program's memory as the kernel reads it: 0, or -EFAULT for
  * a bad pointer (checked in interposition mode). */
 long sf_user_read(void *dst, const void *src, size_t n);
-long sf_user_str_ok(const char *s);
 long sf_user_vec_ok(char *const *v); /* an execve vector, strings included */
-long sf_user_str_ok(const char *s);
 long sf_user_vec_ok(char *const *v);
 
 /* Pages from the kernel (mem.c). */

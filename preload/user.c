@@ -23,15 +23,22 @@
 #define PAGE 4096ul
 #define PAGE_OF(p) ((uintptr_t)(p) & ~(PAGE - 1))
 
-static int page_readable(uintptr_t page)
+/* *last: the page last found readable by this caller, probed no more:
+ * an environment's pointers lie in one page, its strings mostly in a
+ * few.  A page found readable stays so unless the program unmaps it
+ * meanwhile, its own race. */
+static int page_readable(uintptr_t page, uintptr_t *last)
 {
-	if (sf_cfg.mode == SF_MODE_TRUSTED)
+	if (sf_cfg.mode == SF_MODE_TRUSTED || page == *last)
 		return 1;
 	/* At its second word: a set at address 0 would be no set at all. */
-	return sf_sys(SYS_rt_sigprocmask, -1, (long)(page + 8), 0, 8, 0, 0) != -EFAULT;
+	if (sf_sys(SYS_rt_sigprocmask, -1, (long)(page + 8), 0, 8, 0, 0) == -EFAULT)
+		return 0;
+	*last = page;
+	return 1;
 }
 
-long sf_user_read(void *dst, const void *src, size_t n)
+static long read_cached(void *dst, const void *src, size_t n, uintptr_t *last)
 {
 	uintptr_t p;
 
@@ -40,19 +47,26 @@ long sf_user_read(void *dst, const void *src, size_t n)
 	if ((uintptr_t)src + n < (uintptr_t)src)
 		return -EFAULT;
 	for (p = PAGE_OF(src); p < (uintptr_t)src + n; p += PAGE)
-		if (!page_readable(p))
+		if (!page_readable(p, last))
 			return -EFAULT;
 	sf_memcpy(dst, src, n);
 	return 0;
 }
 
+long sf_user_read(void *dst, const void *src, size_t n)
+{
+	uintptr_t last = 1; /* no page */
+
+	return read_cached(dst, src, n, &last);
+}
+
 /* Whether the string at s can be read up to its NUL: 0 or -EFAULT. */
-long sf_user_str_ok(const char *s)
+static long str_ok(const char *s, uintptr_t *last)
 {
 	for (;;) {
 		const char *end = (const char *)(PAGE_OF(s) + PAGE);
 
-		if (!page_readable(PAGE_OF(s)))
+		if (!page_readable(PAGE_OF(s), last))
 			return -EFAULT;
 		for (; s < end; s++)
 			if (*s == '\0')
@@ -64,17 +78,18 @@ long sf_user_str_ok(const char *s)
  * -EFAULT.  NULL is a valid empty vector for Linux. */
 long sf_user_vec_ok(char *const *v)
 {
+	uintptr_t last_ptr = 1, last_str = 1;
 	char *s;
 	long r;
 
 	if (!v)
 		return 0;
 	for (;; v++) {
-		if ((r = sf_user_read(&s, v, sizeof s)) < 0)
+		if ((r = read_cached(&s, v, sizeof s, &last_ptr)) < 0)
 			return r;
 		if (!s)
 			return 0;
-		if ((r = sf_user_str_ok(s)) < 0)
+		if ((r = str_ok(s, &last_str)) < 0)
 			return r;
 	}
 }
