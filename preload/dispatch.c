@@ -64,9 +64,15 @@ long sf_handle(struct sf_call *c)
 		      (long)c->a[3], (long)c->a[4], (long)c->a[5]);
 }
 
+/* The site of the trapped call this thread is handling, 0 if none: a
+ * program handler run meanwhile (its signal arrived while we issued the
+ * call) was, as the program sees it, interrupted there. */
+static __thread uintptr_t handling_site;
+
 static void trap(const siginfo_t *si, ucontext_t *uc)
 {
 	greg_t *g = uc->uc_mcontext.gregs;
+	uintptr_t outer = handling_site;
 	struct sf_call c;
 
 	c.nr = si->si_syscall;
@@ -78,7 +84,9 @@ static void trap(const siginfo_t *si, ucontext_t *uc)
 	c.a[5] = (uint64_t)g[REG_R9];
 	c.ip = sf_trap_site(uc);
 	c.uc = uc;
+	handling_site = c.ip;
 	g[REG_RAX] = sf_handle(&c);
+	handling_site = outer;
 }
 
 static void set_mask(uint64_t set, uint64_t *old)
@@ -188,5 +196,8 @@ void sf_check_sigreturn(ucontext_t *uc)
 	if (d == SF_ALLOW)
 		return;
 	c.ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	if (handling_site && c.ip >= (uintptr_t)__start_sf_region &&
+	    c.ip < (uintptr_t)__stop_sf_region)
+		c.ip = handling_site;
 	sf_violation(&c, d);
 }

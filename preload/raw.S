@@ -78,16 +78,48 @@ sf_clone_thread:
 
 /* The restorer of the program's handlers: rt_sigreturn is checked against
  * the policy like any other call (the kernel filter of trusted mode checks
- * it too).  %rsp points at the frame's ucontext, 16-byte aligned. */
+ * it too).  %rsp points at the frame's ucontext, 16-byte aligned.
+ *
+ * Its unwind information describes a signal frame, as glibc's __restore_rt
+ * does: every register is where the kernel saved it in the ucontext at
+ * %rsp.  Without it an unwinder stops here, and a thread cancelled inside
+ * a handler's frame (pthread_cancel's SIGCANCEL interrupting a blocked
+ * read) would skip its C++ destructors.  The description starts one byte
+ * early: the unwinder looks up a return address minus one. */
+#define UC_GREG(n) (40 + 8 * (n))                      /* ucontext_t.uc_mcontext.gregs[n] */
+/* DW_CFA_expression reg: DW_OP_breg7 (rsp) + off, off as a 2-byte sleb128 */
+#define SAVED_AT(reg, off) .cfi_escape 0x10, reg, 3, 0x77, ((off) & 0x7f) | 0x80, (off) >> 7
 	.globl sf_restorer_checked
 	.hidden sf_restorer_checked
 	.type sf_restorer_checked,@function
+	.cfi_startproc simple
+	.cfi_signal_frame
+	/* DW_CFA_def_cfa_expression: *(rsp + gregs[REG_RSP]) */
+	.cfi_escape 0x0f, 4, 0x77, (UC_GREG(15) & 0x7f) | 0x80, UC_GREG(15) >> 7, 0x06
+	SAVED_AT(8, UC_GREG(0))    /* r8 */
+	SAVED_AT(9, UC_GREG(1))    /* r9 */
+	SAVED_AT(10, UC_GREG(2))   /* r10 */
+	SAVED_AT(11, UC_GREG(3))   /* r11 */
+	SAVED_AT(12, UC_GREG(4))   /* r12 */
+	SAVED_AT(13, UC_GREG(5))   /* r13 */
+	SAVED_AT(14, UC_GREG(6))   /* r14 */
+	SAVED_AT(15, UC_GREG(7))   /* r15 */
+	SAVED_AT(5, UC_GREG(8))    /* rdi */
+	SAVED_AT(4, UC_GREG(9))    /* rsi */
+	SAVED_AT(6, UC_GREG(10))   /* rbp */
+	SAVED_AT(3, UC_GREG(11))   /* rbx */
+	SAVED_AT(1, UC_GREG(12))   /* rdx */
+	SAVED_AT(0, UC_GREG(13))   /* rax */
+	SAVED_AT(2, UC_GREG(14))   /* rcx */
+	SAVED_AT(16, UC_GREG(16))  /* rip: the return address */
+	nop
 sf_restorer_checked:
 	mov %rsp, %rdi
 	call sf_check_sigreturn
 	mov $NR_rt_sigreturn, %eax
 	syscall
 	hlt
+	.cfi_endproc
 	.size sf_restorer_checked, .-sf_restorer_checked
 
 /* The restorer of our own SIGSYS handler: not checked (the trapped call

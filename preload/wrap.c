@@ -59,7 +59,7 @@ SF_WRAPPER int open(const char *path, int flags, ...)
 {
 	unsigned long mode = MODE_ARG(flags, flags);
 
-	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
+	return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
 				    mode, 0, 0, SF_CALLER));
 }
 
@@ -67,7 +67,7 @@ SF_WRAPPER int open64(const char *path, int flags, ...)
 {
 	unsigned long mode = MODE_ARG(flags, flags);
 
-	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
+	return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
 				    mode, 0, 0, SF_CALLER));
 }
 
@@ -75,7 +75,7 @@ SF_WRAPPER int openat(int dfd, const char *path, int flags, ...)
 {
 	unsigned long mode = MODE_ARG(flags, flags);
 
-	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(dfd), SF_P(path), SF_U(flags),
+	return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(dfd), SF_P(path), SF_U(flags),
 				    mode, 0, 0, SF_CALLER));
 }
 
@@ -83,7 +83,7 @@ SF_WRAPPER int openat64(int dfd, const char *path, int flags, ...)
 {
 	unsigned long mode = MODE_ARG(flags, flags);
 
-	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(dfd), SF_P(path), SF_U(flags),
+	return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(dfd), SF_P(path), SF_U(flags),
 				    mode, 0, 0, SF_CALLER));
 }
 
@@ -99,7 +99,7 @@ static void *next_fn(const char *name);
 				real = next_fn(#fn);                          \
 			return real(dfd_expr, path, flags);                   \
 		}                                                             \
-		return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(dfd_expr), SF_P(path), \
+		return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(dfd_expr), SF_P(path), \
 					    SF_U(flags), 0, 0, 0, SF_CALLER)); \
 	}
 
@@ -114,7 +114,7 @@ static inline __attribute__((always_inline)) int fortify_open(const char *name, 
 		real = (int (*)(const char *, int))next_fn(name);
 		return real(path, flags);
 	}
-	return (int)sf_ret(sf_wrap6(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
+	return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
 				    0, 0, 0, ip));
 }
 
@@ -136,6 +136,9 @@ fcntl_common(int fd, int cmd, unsigned long arg, uintptr_t ip)
 
 	/* glibc answers F_GETOWN with F_GETOWN_EX: a process group id does
 	 * not fit F_GETOWN's negative-return convention. */
+	/* the lock waits are cancellation points, as in glibc */
+	if (cmd == F_SETLKW || cmd == F_OFD_SETLKW)
+		return (int)sf_ret(sf_wrap6_cancel(SYS_fcntl, SF_U(fd), SF_U(cmd), arg, 0, 0, 0, ip));
 	if (cmd != F_GETOWN)
 		return (int)sf_ret(sf_wrap6(SYS_fcntl, SF_U(fd), SF_U(cmd), arg, 0, 0, 0, ip));
 	r = sf_ret(sf_wrap6(SYS_fcntl, SF_U(fd), SF_U(F_GETOWN_EX), SF_P(&ex), 0, 0, 0, ip));
@@ -247,8 +250,8 @@ SF_WRAPPER int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 		return EINVAL;
 	if (clk == CLOCK_PROCESS_CPUTIME_ID)
 		clk = SF_PROCESS_CPUCLOCK;
-	r = sf_wrap6(SYS_clock_nanosleep, SF_U(clk), SF_U(flags), SF_P(req), SF_P(rem), 0, 0,
-		     SF_CALLER);
+	r = sf_wrap6_cancel(SYS_clock_nanosleep, SF_U(clk), SF_U(flags), SF_P(req), SF_P(rem),
+			    0, 0, SF_CALLER);
 	return sf_is_err(r) ? (int)-r : 0;
 }
 

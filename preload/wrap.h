@@ -9,6 +9,8 @@
 #define SECFILTER_WRAP_H
 
 #include <errno.h>
+#include <pthread.h>
+#include <sys/single_threaded.h>
 #include <sys/syscall.h>
 
 #include "sf.h"
@@ -25,16 +27,46 @@ void sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1
 /* The hot path reads two bytes of the rule: a syscall allowed with `1`
  * costs a load, two compares and the call; anything else (filters, a
  * denial) is decided out of line. */
-static inline __attribute__((always_inline)) long
-sf_wrap6(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	 uint64_t a4, uint64_t a5, uintptr_t ip)
+static inline __attribute__((always_inline)) void
+sf_wrap_check(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+	      uint64_t a4, uint64_t a5, uintptr_t ip)
 {
 	const struct sf_policy *p = sf_enforcing();
 
 	if (p && __builtin_expect((unsigned long)nr >= SF_NR_COUNT || !p->sys[nr].allowed ||
 				  p->sys[nr].nfilters, 0))
 		sf_wrap_decide(p, nr, a0, a1, a2, a3, a4, a5, ip);
+}
+
+static inline __attribute__((always_inline)) long
+sf_wrap6(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+	 uint64_t a4, uint64_t a5, uintptr_t ip)
+{
+	sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip);
 	return sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+}
+
+/* For the functions POSIX makes cancellation points (read, write, open,
+ * nanosleep...).  pthread_cancel interrupts a thread blocked in one only
+ * if the thread is asynchronously cancellable meanwhile: glibc's own
+ * wrappers switch to that around the syscall once the process has
+ * threads, and so must these, or pthread_join waits forever for a thread
+ * blocked in read().  A cancellation already pending acts on the switch,
+ * as in glibc. */
+static inline __attribute__((always_inline)) long
+sf_wrap6_cancel(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		uint64_t a4, uint64_t a5, uintptr_t ip)
+{
+	int old;
+	long r;
+
+	if (__builtin_expect(__libc_single_threaded, 1))
+		return sf_wrap6(nr, a0, a1, a2, a3, a4, a5, ip);
+	sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip);
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+	r = sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	pthread_setcanceltype(old, NULL);
+	return r;
 }
 
 /* The one place where a wrapper sets errno. */

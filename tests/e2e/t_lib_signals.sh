@@ -26,6 +26,11 @@ filtered '*: 1; rt_sigreturn: 0' "$PROBE" signal >ret.out 2>ret.err
 expect_sigkill $?
 expect_grep '^handled$' ret.out
 expect_report ret.err rt_sigreturn 'not in the allowed set'
+# The handler ran during raise()'s kill, which the catch-all was issuing:
+# the report names that call's site and unwinds from it, through the
+# library's restorer, to the program (the restorer used to stop libunwind:
+# an empty backtrace).
+expect_grep '^      #[0-9]+ .* run\+0x[0-9a-f]+ \(.*lib_probe\)$' ret.err
 echo "ok rt_sigreturn checked"
 
 # A blocking call trapped by the catch-all stays interruptible: sleep in
