@@ -49,7 +49,9 @@ static double run(const struct sf_policy *p, uint64_t nr, int want)
 	return (now_ns() - t0) / DECISIONS;
 }
 
-static double median(const struct sf_policy *p, uint64_t nr, int want)
+/* The median of RUNS runs, and the fastest: on a shared VM whole minutes
+ * run slow (steal), and the fastest run shows what the code costs. */
+static void measure(const struct sf_policy *p, uint64_t nr, int want, double *med, double *best)
 {
 	double t[RUNS];
 	unsigned i;
@@ -57,7 +59,16 @@ static double median(const struct sf_policy *p, uint64_t nr, int want)
 	for (i = 0; i < RUNS; i++)
 		t[i] = run(p, nr, want);
 	qsort(t, RUNS, sizeof(t[0]), cmp);
-	return t[RUNS / 2];
+	*med = t[RUNS / 2];
+	*best = t[0];
+}
+
+static void row(const char *label, const struct sf_policy *p, uint64_t nr, int want)
+{
+	double med, best;
+
+	measure(p, nr, want, &med, &best);
+	printf("%-44s %10.2f %8.2f\n", label, med, best);
 }
 
 int main(void)
@@ -82,10 +93,10 @@ int main(void)
 		fputs(err.text, stderr);
 		return 1;
 	}
-	printf("%-44s %10s\n", "evaluator decision (median of 11 x 20M)", "ns");
-	printf("%-44s %10.2f\n", "allowed with `1` (getppid)", median(p, 110, SF_ALLOW));
-	printf("%-44s %10.2f\n", "4-predicate filter, all true (write)", median(p, 1, SF_ALLOW));
-	printf("%-44s %10.2f\n", "not in the set (read)", median(p, 0, SF_NOT_IN_SET));
+	printf("%-44s %10s %8s\n", "evaluator decision, ns (11 runs x 20M)", "median", "best");
+	row("allowed with `1` (getppid)", p, 110, SF_ALLOW);
+	row("4-predicate filter, all true (write)", p, 1, SF_ALLOW);
+	row("not in the set (read)", p, 0, SF_NOT_IN_SET);
 	sf_policy_free(p);
 	return 0;
 }
