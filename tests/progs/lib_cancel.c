@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int p[2];
+static int p[4]; /* the pipe the thread reads; in lock mode [1] is the file, [2..3] a pipe */
 static sem_t sem;
 static const char *mode;
 
@@ -59,6 +59,7 @@ int main(int argc, char **argv)
 {
 	pthread_t th;
 	void *res;
+	char held;
 	struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 
 	mode = argc > 1 ? argv[1] : "read";
@@ -69,14 +70,16 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "lock")) {
 		/* a lock held by another process, on a file */
 		p[1] = open("lockfile", O_RDWR | O_CREAT, 0600);
-		if (p[1] < 0)
+		if (p[1] < 0 || pipe(p + 2) < 0)
 			return 1;
 		if (fork() == 0) {
 			fcntl(p[1], F_SETLK, &lk);
+			(void)!write(p[3], "l", 1); /* held: the thread will block */
 			sleep(1);
 			_exit(0);
 		}
-		usleep(200000);
+		if (read(p[2], &held, 1) != 1)
+			return 1;
 	}
 	pthread_create(&th, NULL, thread, NULL);
 	usleep(200000);
