@@ -28,6 +28,7 @@
 
 #include <linux/audit.h>
 
+#include "bench.h"
 #include "bpf.h"
 #include "bpf_sim.h"
 #include "eval.h"
@@ -241,21 +242,6 @@ static struct counts count(const struct prog *pr, int with_filters)
 }
 
 /* ---- Time per call --------------------------------------------------- */
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* the vDSO: not a syscall */
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* ns per call of nr(args) in a child under pr (NULL: none); the result
  * comes back through shared memory, as the child may not write. */

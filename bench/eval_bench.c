@@ -10,24 +10,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "eval.h"
 #include "policy.h"
 
 #define RUNS 11
 #define DECISIONS 20000000u
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 /* One run: ns per decision.  The policy pointer goes through an empty asm
  * each time so that the compiler cannot hoist the decision out of the loop;
@@ -58,7 +46,7 @@ static void measure(const struct sf_policy *p, uint64_t nr, int want, double *me
 
 	for (i = 0; i < RUNS; i++)
 		t[i] = run(p, nr, want);
-	qsort(t, RUNS, sizeof(t[0]), cmp);
+	qsort(t, RUNS, sizeof(t[0]), cmp_double);
 	*med = t[RUNS / 2];
 	*best = t[0];
 }

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 static long raw3(long nr, long a, long b, long c)
 {
 	long ret;
@@ -23,21 +25,6 @@ static long raw3(long nr, long a, long b, long c)
 			 : "0"(nr), "D"(a), "S"(b), "d"(c)
 			 : "rcx", "r11", "memory");
 	return ret;
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
@@ -66,7 +53,7 @@ int main(int argc, char **argv)
 			return 2;
 		t[r] = (now_ns() - t0) / n;
 	}
-	qsort(t, 7, sizeof t[0], cmp);
+	qsort(t, 7, sizeof t[0], cmp_double);
 	printf("%.1f\n", t[3]);
 	return 0;
 }

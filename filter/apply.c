@@ -316,11 +316,10 @@ static int collect_and(const struct sf_node *nodes, uint32_t i,
 		lower_pred(&nodes[i], t, 1, 0);
 		out[n].flip = sign_flip(&nodes[i]);
 		first = (t->lo + out[n].flip) & t->mask;
-		/* true must lead on (not a swapped or bit test), the whole
-		 * width compared, and no wrap past the domain's top */
-		out[n].range = t->next[1] == 1 && t->span <= t->mask - first &&
-			       (t->mask == UINT16_MAX || t->mask == UINT32_MAX ||
-				t->mask == UINT64_MAX);
+		/* true must lead on (not a swapped or bit test: every other
+		 * test compares the argument's whole width) and no wrap past
+		 * the domain's top */
+		out[n].range = t->next[1] == 1 && t->span <= t->mask - first;
 	}
 	return n + 1;
 }
@@ -336,8 +335,8 @@ static void merge_ranges(struct conj_item *it, int n)
 			struct sf_test *x = &it[a].t, *y = &it[b].t;
 			uint64_t f = it[b].flip, xl, yl, lo, hi;
 
-			if (!it[a].range || it[a].merged || x->arg != y->arg ||
-			    x->mask != y->mask || it[a].flip != f)
+			/* one argument: one type, so one mask and one flip */
+			if (!it[a].range || it[a].merged || x->arg != y->arg)
 				continue;
 			xl = (x->lo + f) & x->mask;
 			yl = (y->lo + f) & y->mask;

@@ -151,27 +151,27 @@ next_entry(struct sf_dir *d, uintptr_t ip)
 	return e;
 }
 
-SF_WRAPPER struct dirent64 *readdir64(DIR *dir)
+static inline __attribute__((always_inline)) struct dirent64 *
+readdir_common(DIR *dir, uintptr_t ip)
 {
 	struct sf_dir *d = (struct sf_dir *)dir;
 	struct dirent64 *e;
 
 	dir_lock(d);
-	e = next_entry(d, SF_CALLER);
+	e = next_entry(d, ip);
 	dir_unlock(d);
 	return e;
+}
+
+SF_WRAPPER struct dirent64 *readdir64(DIR *dir)
+{
+	return readdir_common(dir, SF_CALLER);
 }
 
 /* struct dirent and struct dirent64 are the same on x86-64. */
 SF_WRAPPER struct dirent *readdir(DIR *dir)
 {
-	struct sf_dir *d = (struct sf_dir *)dir;
-	struct dirent64 *e;
-
-	dir_lock(d);
-	e = next_entry(d, SF_CALLER);
-	dir_unlock(d);
-	return (struct dirent *)e;
+	return (struct dirent *)readdir_common(dir, SF_CALLER);
 }
 
 static inline __attribute__((always_inline)) int

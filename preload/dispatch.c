@@ -58,10 +58,7 @@ long sf_handle(struct sf_call *c)
 
 	if (d != SF_ALLOW)
 		sf_violation(c, d); /* returns only in log mode */
-	if (sf_is_special(c->nr))
-		return sf_special(c);
-	return sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
-		      (long)c->a[3], (long)c->a[4], (long)c->a[5]);
+	return sf_issue(c);
 }
 
 /* The site of the trapped call this thread is handling, 0 if none: a
@@ -71,21 +68,12 @@ static __thread uintptr_t handling_site;
 
 static void trap(const siginfo_t *si, ucontext_t *uc)
 {
-	greg_t *g = uc->uc_mcontext.gregs;
 	uintptr_t outer = handling_site;
 	struct sf_call c;
 
-	c.nr = si->si_syscall;
-	c.a[0] = (uint64_t)g[REG_RDI];
-	c.a[1] = (uint64_t)g[REG_RSI];
-	c.a[2] = (uint64_t)g[REG_RDX];
-	c.a[3] = (uint64_t)g[REG_R10];
-	c.a[4] = (uint64_t)g[REG_R8];
-	c.a[5] = (uint64_t)g[REG_R9];
-	c.ip = sf_trap_site(uc);
-	c.uc = uc;
+	sf_call_of_trap(&c, si, uc);
 	handling_site = c.ip;
-	g[REG_RAX] = sf_handle(&c);
+	uc->uc_mcontext.gregs[REG_RAX] = sf_handle(&c);
 	handling_site = outer;
 }
 

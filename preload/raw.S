@@ -10,6 +10,21 @@
 #define NR_getpid 39
 #define SIGKILL 9
 
+/* C's (nr, a0, ..., a4) in rdi, rsi, rdx, rcx, r8, r9 to the syscall's
+ * rax, rdi, rsi, rdx, r10, r8; a5, the 7th argument, from the stack. */
+.macro SYSCALL_ARGS5
+	mov %rdi, %rax
+	mov %rsi, %rdi
+	mov %rdx, %rsi
+	mov %rcx, %rdx
+	mov %r8, %r10
+	mov %r9, %r8
+.endm
+.macro SYSCALL_ARGS6
+	SYSCALL_ARGS5
+	mov 8(%rsp), %r9
+.endm
+
 	.section sf_region,"ax",@progbits
 
 /* long sf_sys(long nr, long a0, long a1, long a2, long a3, long a4, long a5) */
@@ -18,13 +33,7 @@
 	.type sf_sys,@function
 sf_sys:
 	.cfi_startproc
-	mov %rdi, %rax
-	mov %rsi, %rdi
-	mov %rdx, %rsi
-	mov %rcx, %rdx
-	mov %r8, %r10
-	mov %r9, %r8
-	mov 8(%rsp), %r9
+	SYSCALL_ARGS6
 	syscall
 	ret
 	.cfi_endproc
@@ -41,12 +50,7 @@ sf_sys:
 	.type sf_clone_thread,@function
 sf_clone_thread:
 	.cfi_startproc
-	mov %rdi, %rax
-	mov %rsi, %rdi
-	mov %rdx, %rsi
-	mov %rcx, %rdx
-	mov %r8, %r10
-	mov %r9, %r8
+	SYSCALL_ARGS5
 	syscall
 	test %rax, %rax
 	jz 1f
@@ -145,13 +149,7 @@ sf_restorer_plain:
 	.type sf_trap_syscall,@function
 sf_trap_syscall:
 	.cfi_startproc
-	mov %rdi, %rax
-	mov %rsi, %rdi
-	mov %rdx, %rsi
-	mov %rcx, %rdx
-	mov %r8, %r10
-	mov %r9, %r8
-	mov 8(%rsp), %r9
+	SYSCALL_ARGS6
 	syscall
 sf_trap_syscall_ret:
 	ret

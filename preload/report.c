@@ -352,19 +352,10 @@ void sf_violation(const struct sf_call *c, int d)
  * the process on the spot. */
 void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 {
-	greg_t *g = uc->uc_mcontext.gregs;
 	struct sf_call c;
 	int d;
 
-	c.nr = si->si_syscall;
-	c.a[0] = (uint64_t)g[REG_RDI];
-	c.a[1] = (uint64_t)g[REG_RSI];
-	c.a[2] = (uint64_t)g[REG_RDX];
-	c.a[3] = (uint64_t)g[REG_R10];
-	c.a[4] = (uint64_t)g[REG_R8];
-	c.a[5] = (uint64_t)g[REG_R9];
-	c.ip = sf_trap_site(uc);
-	c.uc = uc;
+	sf_call_of_trap(&c, si, uc);
 	d = sf_cur ? sf_decide(sf_cur, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
 	report(&c, d);
 	sf_die();

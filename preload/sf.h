@@ -122,6 +122,22 @@ struct sf_call {
 	ucontext_t *uc; /* the trap frame, or NULL from a wrapper */
 };
 
+/* The call a SIGSYS reports (a dispatch trap or a kernel filter's). */
+static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucontext_t *uc)
+{
+	const greg_t *g = uc->uc_mcontext.gregs;
+
+	c->nr = si->si_syscall;
+	c->a[0] = (uint64_t)g[REG_RDI];
+	c->a[1] = (uint64_t)g[REG_RSI];
+	c->a[2] = (uint64_t)g[REG_RDX];
+	c->a[3] = (uint64_t)g[REG_R10];
+	c->a[4] = (uint64_t)g[REG_R8];
+	c->a[5] = (uint64_t)g[REG_R9];
+	c->ip = sf_trap_site(uc);
+	c->uc = uc;
+}
+
 /* Decisions of our own, beside eval.h's SF_ALLOW, SF_NOT_IN_SET, >= 0. */
 #define SF_DENY_DISPATCH (-100) /* prctl(PR_SET_SYSCALL_USER_DISPATCH) */
 #define SF_DENY_UNFOLLOWABLE (-101) /* CLONE_VM, no stack, no CLONE_VFORK */
@@ -134,9 +150,10 @@ int sf_install_sigsys(void);
 long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact);
 long sf_shadow_rt_sigaction(const void *act, void *oact); /* special.c: 0 or -errno */
 
-/* special.c */
+/* special.c: which calls need more than re-issuing (the syscall()
+ * wrapper sends those through a trap), and the issuing of any call. */
 int sf_is_special(long nr);
-long sf_special(struct sf_call *c);
+long sf_issue(struct sf_call *c);
 /* Gives a kernel sigaction our restorer and a mask without SIGSYS. */
 void sf_rt_sigaction_fix(uint64_t *kact);
 size_t sf_fpstate_size(const void *fp);

@@ -208,7 +208,9 @@ static long do_prctl(struct sf_call *c)
 	return issue(c);
 }
 
-long sf_special(struct sf_call *c)
+/* Issues a decided call from the region, rewritten first if it is one of
+ * the calls above. */
+long sf_issue(struct sf_call *c)
 {
 	switch (c->nr) {
 	case SYS_rt_sigaction: return do_rt_sigaction(c);

@@ -147,27 +147,21 @@ fcntl_common(int fd, int cmd, unsigned long arg, uintptr_t ip)
 	return ex.type == F_OWNER_PGRP ? -ex.pid : ex.pid;
 }
 
-SF_WRAPPER int fcntl(int fd, int cmd, ...)
-{
-	va_list ap;
-	unsigned long arg;
+/* fcntl64 is fcntl on x86-64.  The argument is read whatever cmd is,
+ * as glibc does: a register, not memory. */
+#define FCNTL_FN(name)                                           \
+	SF_WRAPPER int name(int fd, int cmd, ...)                \
+	{                                                        \
+		va_list ap;                                      \
+		unsigned long arg;                               \
+		va_start(ap, cmd);                               \
+		arg = va_arg(ap, unsigned long);                 \
+		va_end(ap);                                      \
+		return fcntl_common(fd, cmd, arg, SF_CALLER);    \
+	}
 
-	va_start(ap, cmd);
-	arg = va_arg(ap, unsigned long);
-	va_end(ap);
-	return fcntl_common(fd, cmd, arg, SF_CALLER);
-}
-
-SF_WRAPPER int fcntl64(int fd, int cmd, ...)
-{
-	va_list ap;
-	unsigned long arg;
-
-	va_start(ap, cmd);
-	arg = va_arg(ap, unsigned long);
-	va_end(ap);
-	return fcntl_common(fd, cmd, arg, SF_CALLER);
-}
+FCNTL_FN(fcntl)
+FCNTL_FN(fcntl64)
 
 SF_WRAPPER int ioctl(int fd, unsigned long req, ...)
 {
@@ -422,35 +416,19 @@ static sighandler_t shadow_signal(sighandler_t h, int resethand, uintptr_t ip)
 	return old.sa_handler;
 }
 
-SF_EXPORT sighandler_t signal(int sig, sighandler_t h)
-{
-	static sighandler_t (*real)(int, sighandler_t);
+/* signal and its variants: SIGSYS goes to the shadow, the rest to libc.
+ * sysv_signal is the one-shot kind (SA_RESETHAND). */
+#define SIGNAL_FN(name, resethand)                                    \
+	SF_EXPORT sighandler_t name(int sig, sighandler_t h)          \
+	{                                                             \
+		static sighandler_t (*real)(int, sighandler_t);       \
+		if (sig == SIGSYS && sf_cfg.active)                   \
+			return shadow_signal(h, resethand, SF_CALLER); \
+		if (!real)                                            \
+			real = next_fn(#name);                        \
+		return real(sig, h);                                  \
+	}
 
-	if (sig == SIGSYS && sf_cfg.active)
-		return shadow_signal(h, 0, SF_CALLER);
-	if (!real)
-		real = next_fn("signal");
-	return real(sig, h);
-}
-
-SF_EXPORT sighandler_t bsd_signal(int sig, sighandler_t h)
-{
-	static sighandler_t (*real)(int, sighandler_t);
-
-	if (sig == SIGSYS && sf_cfg.active)
-		return shadow_signal(h, 0, SF_CALLER);
-	if (!real)
-		real = next_fn("bsd_signal");
-	return real(sig, h);
-}
-
-SF_EXPORT sighandler_t sysv_signal(int sig, sighandler_t h)
-{
-	static sighandler_t (*real)(int, sighandler_t);
-
-	if (sig == SIGSYS && sf_cfg.active)
-		return shadow_signal(h, 1, SF_CALLER);
-	if (!real)
-		real = next_fn("sysv_signal");
-	return real(sig, h);
-}
+SIGNAL_FN(signal, 0)
+SIGNAL_FN(bsd_signal, 0)
+SIGNAL_FN(sysv_signal, 1)

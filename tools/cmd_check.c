@@ -47,9 +47,7 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_COMMON_LONGOPTS,
 	};
 	int quiet = 0, worst = 0, o, i, nfiles, stdin_seen = 0;
 
@@ -58,13 +56,8 @@ int cmd_check(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return EX_SF_OK;
-		case 'V':
-			return tool_version();
 		default:
-			return tool_bad_option("check", o, argv);
+			return tool_common_option("check", o, argv, usage);
 		}
 	}
 	nfiles = argc - optind;

@@ -132,9 +132,7 @@ int cmd_compile(int argc, char **argv)
 		{ "expr", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_COMMON_LONGOPTS,
 	};
 	const char *file = NULL, *expr = NULL, *output = NULL;
 	enum format fmt = FMT_DISASM;
@@ -160,13 +158,8 @@ int cmd_compile(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return EX_SF_OK;
-		case 'V':
-			return tool_version();
 		default:
-			return tool_bad_option("compile", o, argv);
+			return tool_common_option("compile", o, argv, usage);
 		}
 	}
 	if (optind < argc)

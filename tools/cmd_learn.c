@@ -333,9 +333,7 @@ static int parse_args(struct learn *l, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_COMMON_LONGOPTS,
 	};
 	int o;
 
@@ -344,13 +342,8 @@ static int parse_args(struct learn *l, int argc, char **argv)
 		case 'o':
 			l->output = optarg;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(EX_SF_OK);
-		case 'V':
-			exit(tool_version());
 		default:
-			return tool_bad_option("learn", o, argv);
+			return tool_common_option("learn", o, argv, usage);
 		}
 	}
 	if (optind >= argc)

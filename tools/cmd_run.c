@@ -109,9 +109,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "trusted", no_argument, NULL, 't' },
 		{ "interpose", no_argument, NULL, 'i' },
 		{ "log", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_COMMON_LONGOPTS,
 	};
 	int o, rc;
 
@@ -136,13 +134,8 @@ static int parse_args(struct run *r, int argc, char **argv)
 		case 'l':
 			r->log = 1;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(EX_SF_OK);
-		case 'V':
-			exit(tool_version());
 		default:
-			return tool_bad_option("run", o, argv);
+			return tool_common_option("run", o, argv, usage);
 		}
 	}
 	if (optind >= argc)

@@ -210,22 +210,14 @@ static int show(pid_t pid)
 int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_COMMON_LONGOPTS,
 	};
 	char *end;
 	long pid;
 	int o;
 
 	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
-		if (o == 'h') {
-			fputs(usage, stdout);
-			return EX_SF_OK;
-		}
-		if (o == 'V')
-			return tool_version();
-		return tool_bad_option("show", o, argv);
+		return tool_common_option("show", o, argv, usage);
 	}
 	if (argc - optind != 1)
 		return tool_usage_err("show", "show: give one PID");

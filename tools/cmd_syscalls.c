@@ -40,21 +40,13 @@ static void print_syscall(const struct sf_syscall *sc)
 int cmd_syscalls(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_COMMON_LONGOPTS,
 	};
 	int o, i, status = EX_SF_OK;
 	unsigned k;
 
 	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
-		if (o == 'h') {
-			fputs(usage, stdout);
-			return EX_SF_OK;
-		}
-		if (o == 'V')
-			return tool_version();
-		return tool_bad_option("syscalls", o, argv);
+		return tool_common_option("syscalls", o, argv, usage);
 	}
 	if (optind == argc)
 		for (k = 0; k < sf_syscall_count; k++)

@@ -50,6 +50,15 @@ int tool_usage_err(const char *cmd, const char *fmt, ...)
 int tool_bad_option(const char *cmd, int o, char **argv);
 /* Prints "secfilter VERSION" on stdout; returns the exit status. */
 int tool_version(void);
+/* The options every subcommand has, last in its getopt_long table. */
+#define TOOL_COMMON_LONGOPTS                            \
+	{ "help", no_argument, NULL, 'h' },             \
+	{ "version", no_argument, NULL, 'V' },          \
+	{ NULL, 0, NULL, 0 }
+/* For what a subcommand's getopt_long loop does not handle itself: -h
+ * prints usage and -V the version, and both end the command (exit);
+ * anything else is a bad option, whose status is returned. */
+int tool_common_option(const char *cmd, int o, char **argv, const char *usage);
 
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);

@@ -130,11 +130,25 @@ int trace_stop_signal(pid_t pid, int status)
 {
 	siginfo_t si;
 
-	/* Without PTRACE_SEIZE a group-stop looks like a signal stop; only
-	 * a real signal-delivery-stop has siginfo. */
-	if (ptrace(PTRACE_GETSIGINFO, pid, 0, &si) < 0)
+	/* An event stop (status >> 16) carries no signal.  Without
+	 * PTRACE_SEIZE a group-stop looks like a signal stop; only a real
+	 * signal-delivery-stop has siginfo. */
+	if (status >> 16 || ptrace(PTRACE_GETSIGINFO, pid, 0, &si) < 0)
 		return 0;
 	return WSTOPSIG(status);
+}
+
+/* Resumes the stopped child, delivering sig, and waits for what comes
+ * next.  0: a stop (*st); 1: it ended (*status = *st); -1: failure. */
+static int resume(pid_t pid, int sig, int *st, int *status)
+{
+	if (ptrace(PTRACE_CONT, pid, 0, sig) < 0 || wait_retry(pid, st, 0) < 0)
+		return -1;
+	if (WIFEXITED(*st) || WIFSIGNALED(*st)) {
+		*status = *st;
+		return 1;
+	}
+	return 0;
 }
 
 static int is_exec_event(int status)
@@ -144,21 +158,14 @@ static int is_exec_event(int status)
 
 int trace_until_exec(pid_t pid, int *status)
 {
-	int st, sig = 0;
+	int st, sig = 0, rc;
 
-	for (;;) {
-		if (ptrace(PTRACE_CONT, pid, 0, sig) < 0)
-			return -1;
-		if (wait_retry(pid, &st, 0) < 0)
-			return -1;
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			*status = st;
-			return 1;
-		}
+	while ((rc = resume(pid, sig, &st, status)) == 0) {
 		if (is_exec_event(st))
 			return 0;
-		sig = st >> 16 ? 0 : trace_stop_signal(pid, st);
+		sig = trace_stop_signal(pid, st);
 	}
+	return rc;
 }
 
 /* Replaces n <= 8 bytes at addr, keeping the old ones in old (if not
@@ -262,7 +269,7 @@ static int hw_fires(pid_t pid, unsigned long rip, int *sig)
 		    !WIFSTOPPED(st))
 			return 0;
 		if (WSTOPSIG(st) != SIGTRAP) {
-			*sig = st >> 16 ? 0 : trace_stop_signal(pid, st);
+			*sig = trace_stop_signal(pid, st);
 			break;
 		}
 		if (ptrace(PTRACE_GETSIGINFO, pid, 0, &si) < 0 ||
@@ -315,24 +322,17 @@ int trace_run_to(pid_t pid, unsigned long addr, int *status, int *soft)
 	if (!hw && poke_bytes(pid, addr, &int3, 1, &old) < 0)
 		return -1;
 	for (;;) {
-		if (ptrace(PTRACE_CONT, pid, 0, sig) < 0)
-			return -1;
-		if (wait_retry(pid, &st, 0) < 0)
-			return -1;
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			*status = st;
-			return 1;
-		}
+		int rc = resume(pid, sig, &st, status);
+
+		if (rc != 0)
+			return rc;
 		if (is_exec_event(st)) {
 			/* Another image replaced the one we set the trap in,
 			 * before that one reached it: nothing verified. */
 			errno = EBUSY;
 			return -1;
 		}
-		sig = 0;
-		if (st >> 16)
-			continue;
-		if (WSTOPSIG(st) == SIGTRAP && at_breakpoint(pid, addr, hw, &r))
+		if (!(st >> 16) && WSTOPSIG(st) == SIGTRAP && at_breakpoint(pid, addr, hw, &r))
 			break;
 		sig = trace_stop_signal(pid, st);
 	}
@@ -361,7 +361,7 @@ static int step_one(pid_t pid, int *pending_sig)
 		}
 		if (WSTOPSIG(st) == SIGTRAP && !(st >> 16))
 			return 0;
-		if (!(st >> 16) && trace_stop_signal(pid, st))
+		if (trace_stop_signal(pid, st))
 			*pending_sig = WSTOPSIG(st);
 	}
 	errno = EFAULT;

@@ -70,7 +70,7 @@ int trace_is_x86_64(pid_t pid);
 unsigned long trace_rip(pid_t pid);
 
 /* The signal a stop should pass on when resuming: WSTOPSIG, or 0 for a
- * group-stop (which has no signal to deliver). */
+ * ptrace event stop or a group-stop (which have no signal to deliver). */
 int trace_stop_signal(pid_t pid, int status);
 
 /* waitpid() that retries on EINTR (forwarded signals interrupt it). */

@@ -86,6 +86,20 @@ int tool_version(void)
 	return EX_SF_OK;
 }
 
+int tool_common_option(const char *cmd, int o, char **argv, const char *usage)
+{
+	if (o == 'V')
+		exit(tool_version());
+	if (o != 'h')
+		return tool_bad_option(cmd, o, argv);
+	fputs(usage, stdout);
+	if (fflush(stdout) != 0) {
+		tool_perr("standard output");
+		exit(EX_SF_FAIL);
+	}
+	exit(EX_SF_OK);
+}
+
 /* Running out of memory in a short-lived command is not worth unwinding
  * from: say so and stop with the "secfilter failed" status. */
 void *xmalloc(size_t n)
