@@ -40,6 +40,10 @@ TOOL_OBJ := $(call objs,obj,$(TOOL_SRC))
 UNIT_SUPPORT := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 PROGS := $(patsubst tests/progs/%.c,$(B)/progs/%,$(wildcard tests/progs/*.c))
+# The escape battery (tests/escape/run.sh): attempts a_*, their shared
+# objects lib_*.so.
+ESCAPES := $(patsubst tests/escape/%.c,$(B)/escape/%,$(wildcard tests/escape/a_*.c)) \
+	$(patsubst tests/escape/%.c,$(B)/escape/%.so,$(wildcard tests/escape/lib_*.c))
 
 LIB := $(B)/libsecfilter.so
 TOOL := $(B)/secfilter
@@ -104,7 +108,19 @@ $(B)/progs/%: tests/progs/%.c preload/secfilter.h
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ipreload -o $@ $< -lpthread -ldl
 
-check: all $(UNIT_TESTS) $(PROGS)
+$(B)/escape/%-static: tests/escape/%-static.c tests/escape/escape.h
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -static -o $@ $<
+
+$(B)/escape/%.so: tests/escape/%.c tests/escape/escape.h
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -shared -fPIC -o $@ $<
+
+$(B)/escape/%: tests/escape/%.c tests/escape/escape.h preload/secfilter.h
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -Ipreload -o $@ $< -lpthread -ldl
+
+check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
 	@bash tests/e2e/run.sh
 

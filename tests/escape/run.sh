@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The escape battery (tests/escape/a_*.c): each program tries one way for
+# a filtered program to do what the policy forbids, and the proof is a
+# file: the program is given a path (the marker) and tries to create it.
+# The marker existing afterwards means the attempt escaped.
+#
+# Each attempt runs in the three ways of starting trusted and untrusted
+# enforcement, under the policy
+#     *: 1; openat: !(flags & O_CREAT); open: !(flags & O_CREAT); creat: 0
+# unless its header names another.  The header of a_NAME.c:
+#     // escape: what it tries, in one line (the table's row)
+#     // expect: interpose=E trusted=E run=E      E: stop | limit | skip
+#     // policy: TEXT                              (optional)
+#     // env: VAR=VALUE ...                        (optional, for the attempt)
+#     // args: WORDS                               (optional, after the marker)
+# stop: the marker must not exist; limit: what interposition cannot stop
+# (README, "What the library cannot see or do"), shown, not required;
+# skip: not run in that mode.  An attempt finds its helpers (shared
+# objects lib_*.so, other programs) in $ESCAPE_DIR, and waits for every
+# process it starts, so that the marker is final when it exits.
+#
+# Usage: bash tests/escape/run.sh [NAME-PATTERN]; B, TOP as for the e2e
+# tests.  Prints the attempt x mode table (also written to
+# $B/escape/table.txt) and exits 1 if an attempt escaped where it must not.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=${TOP:-$(cd "$here/../.." && pwd)}
+B=${B:-$top/build}
+case $B in /*) ;; *) B=$top/$B ;; esac
+LIB=$B/libsecfilter.so
+SECFILTER=$B/secfilter
+export ESCAPE_DIR=$B/escape
+pattern=${1:-}
+default_policy='*: 1; openat: !(flags & O_CREAT); open: !(flags & O_CREAT); creat: 0'
+modes=(interpose trusted run)
+heads=("interpose" "SECFILTER_MODE=trusted" "run --trusted")
+
+header() { sed -n "s|^// $2: *||p" "$1" | head -1; }
+
+# start MODE POLICY PROG ARGS...: one way of starting, with the policy.
+start() {
+	local mode=$1 policy=$2; shift 2
+	case $mode in
+	interpose) env LD_PRELOAD="$LIB" SECFILTER_POLICY="$policy" "$@" ;;
+	trusted) env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" "$@" ;;
+	run) "$SECFILTER" run --trusted -e "$policy" -- "$@" ;;
+	esac
+}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/secfilter-escape.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+bad=0 rows=()
+printf -v line '%-52s %-12s %-24s %-14s' attempt "${heads[@]}"
+rows+=("$line")
+for src in "$here"/a_*.c; do
+	name=$(basename "$src" .c)
+	[[ -n $pattern && $name != *$pattern* ]] && continue
+	prog=$ESCAPE_DIR/$name
+	what=$(header "$src" escape)
+	expect=$(header "$src" expect)
+	policy=$(header "$src" policy)
+	envs=$(header "$src" env)
+	args=$(header "$src" args)
+	[ -n "$policy" ] || policy=$default_policy
+	[ -x "$prog" ] || { echo "escape: $prog not built" >&2; bad=1; continue; }
+	cells=()
+	for mode in "${modes[@]}"; do
+		want=$(sed -n "s/.*\b$mode=\([a-z]*\).*/\1/p" <<<"$expect")
+		if [ "$want" = skip ] || [ -z "$want" ]; then
+			cells+=("-"); continue
+		fi
+		dir=$work/$name.$mode
+		mkdir -p "$dir"
+		marker=$dir/marker
+		# shellcheck disable=SC2086 # envs and args are word lists
+		(cd "$dir" && start "$mode" "$policy" env $envs timeout 30 "$prog" "$marker" $args \
+			>"$dir/out" 2>&1 </dev/null)
+		status=$?
+		if [ -e "$marker" ]; then
+			cell="ESCAPED"
+			if [ "$want" = stop ]; then
+				bad=1
+				echo "escape: $name escaped in mode $mode (status $status):" >&2
+				sed 's/^/    | /' "$dir/out" >&2
+			fi
+		else
+			cell="stopped"
+		fi
+		[ "$want" = limit ] && cell="$cell (limit)"
+		cells+=("$cell")
+	done
+	printf -v line '%-52s %-12s %-24s %-14s' "$what" "${cells[@]}"
+	rows+=("$line")
+done
+mkdir -p "$ESCAPE_DIR"
+printf '%s\n' "${rows[@]}" | tee "$ESCAPE_DIR/table.txt"
+exit $bad
