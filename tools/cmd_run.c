@@ -417,7 +417,7 @@ static int arm_trusted(struct run *r, int *status, int *pending_sig)
 		tool_perr("run: cannot read the registers of %s", r->name);
 		return EX_SF_FAIL;
 	}
-	rc = trace_run_to(r->pid, start, status, NULL);
+	rc = trace_run_to(r->pid, start, status);
 	if (rc == 1)
 		return PROG_ENDED;
 	if (rc != 0) {
@@ -436,9 +436,8 @@ static int arm_trusted(struct run *r, int *status, int *pending_sig)
 /* The handshake pipe holds one "ok PID\n" from each process that ran the
  * library's constructor with SECFILTER_HANDSHAKE set: PROG, and any
  * process forked by a library constructor that ran before ours.  1 if
- * PROG (pid) answered, 0 if not, -1 if anything else is there; *others
- * counts the answers of other processes. */
-static int handshakes(int fd, pid_t pid, int *others)
+ * PROG (pid) answered, 0 if not, -1 if anything else is there. */
+static int handshakes(int fd, pid_t pid)
 {
 	char buf[1024], *p, *end, *nl;
 	ssize_t n;
@@ -446,7 +445,6 @@ static int handshakes(int fd, pid_t pid, int *others)
 	int mine = 0;
 	long v;
 
-	*others = 0;
 	while (len < sizeof(buf) - 1 &&
 	       ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
 		len += n > 0 ? (size_t)n : 0;
@@ -461,8 +459,6 @@ static int handshakes(int fd, pid_t pid, int *others)
 			return -1;
 		if (v == pid)
 			mine = 1;
-		else
-			++*others;
 	}
 	return mine;
 }
@@ -472,32 +468,22 @@ static int handshakes(int fd, pid_t pid, int *others)
 static int verify_interposed(struct run *r, int *status)
 {
 	unsigned long entry = trace_auxv(r->pid, AT_ENTRY);
-	int rc, soft = 0, others;
+	int rc;
 
 	if (!entry) {
 		tool_err("run: cannot read the entry point of %s", r->name);
 		return EX_SF_FAIL;
 	}
-	rc = trace_run_to(r->pid, entry, status, &soft);
+	rc = trace_run_to(r->pid, entry, status);
 	if (rc == 1)
 		return PROG_ENDED;
 	if (rc < 0) {
 		tool_perr("run: cannot stop %s at its entry point", r->name);
 		return EX_SF_FAIL;
 	}
-	rc = handshakes(r->hs[0], r->pid, &others);
-	if (rc == 1 && !(soft && others))
+	rc = handshakes(r->hs[0], r->pid);
+	if (rc == 1)
 		return 0;
-	if (rc == 1) {
-		/* Without a debug register the stop was an int3 in PROG's
-		 * text, and a forked child's copy of it would kill that
-		 * child with SIGTRAP: fail closed, and say why. */
-		tool_err("run: %s forked before reaching its entry point (in a library "
-			 "constructor) and no hardware breakpoint was available to stop it "
-			 "without stopping that child; not running it",
-			 r->name);
-		return EX_SF_FAIL;
-	}
 	if (rc < 0) {
 		tool_err("run: unexpected data on the handshake pipe of %s; not running it",
 			 r->name);

@@ -2,10 +2,12 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -16,6 +18,9 @@
 #include <unistd.h>
 
 #include "trace.h"
+
+/* The options trace_spawn gave the child, to go back to. */
+static long spawn_options;
 
 pid_t wait_retry(pid_t pid, int *status, int flags)
 {
@@ -113,8 +118,8 @@ pid_t trace_spawn(const struct spawn *s, int *errfd)
 		errno = f.err ? f.err : ECHILD;
 		return -1;
 	}
-	if (ptrace(PTRACE_SETOPTIONS, pid, 0,
-		   s->options | PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC) < 0)
+	spawn_options = s->options | PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC;
+	if (ptrace(PTRACE_SETOPTIONS, pid, 0, spawn_options) < 0)
 		goto fail;
 	*errfd = ep[0];
 	return pid;
@@ -227,14 +232,17 @@ unsigned long trace_rip(pid_t pid)
 }
 
 /* The stop is a debug register when the machine gives one: it lives in
- * the thread's state, so a process forked on the way (by a library
- * constructor) does not inherit it, where it would inherit an int3 in
- * the text and die of SIGTRAP.  Otherwise an int3.
+ * the thread's state, and no task created on the way (a process forked
+ * by a library constructor, a thread) inherits it.  Otherwise an int3 in
+ * the text, which every fork copies: see the int3 path below.
  *
  * A debug register the kernel accepts but the machine never fires (some
  * hypervisors) would let PROG run past the stop unverified: so the
  * register is first proven on the instruction the child is stopped at,
- * by a single step that must not execute it. */
+ * by a single step that must not execute it.
+ *
+ * SECFILTER_TEST_INT3 (tests only) skips the debug register, so that a
+ * machine that has one exercises the int3 path too. */
 #define DR_OFF(n) (offsetof(struct user, u_debugreg) + (n) * sizeof(long))
 #define DR7_L0 1ul /* DR0 enabled for this task, on execution, length 1 */
 
@@ -287,8 +295,11 @@ static int hw_fires(pid_t pid, unsigned long rip, int *sig)
 
 static int plant_hw(pid_t pid, unsigned long addr, int *sig)
 {
+	const char *force = getenv("SECFILTER_TEST_INT3");
 	unsigned long rip = trace_rip(pid);
 
+	if (force && *force)
+		return -1;
 	/* At addr already: the proof would leave the flag that lets the
 	 * instruction run once past a breakpoint (RF). */
 	if (!rip || rip == addr || !hw_fires(pid, rip, sig))
@@ -310,17 +321,11 @@ static int at_breakpoint(pid_t pid, unsigned long addr, int hw, struct user_regs
 	       si.si_code == TRAP_HWBKPT;
 }
 
-int trace_run_to(pid_t pid, unsigned long addr, int *status, int *soft)
+static int run_to_hw(pid_t pid, unsigned long addr, int sig, int *status)
 {
-	static const unsigned char int3 = 0xcc;
 	struct user_regs_struct r;
-	unsigned char old;
-	int st, sig = 0, hw = plant_hw(pid, addr, &sig) == 0;
+	int st;
 
-	if (soft)
-		*soft = !hw;
-	if (!hw && poke_bytes(pid, addr, &int3, 1, &old) < 0)
-		return -1;
 	for (;;) {
 		int rc = resume(pid, sig, &st, status);
 
@@ -332,16 +337,255 @@ int trace_run_to(pid_t pid, unsigned long addr, int *status, int *soft)
 			errno = EBUSY;
 			return -1;
 		}
-		if (!(st >> 16) && WSTOPSIG(st) == SIGTRAP && at_breakpoint(pid, addr, hw, &r))
+		if (!(st >> 16) && WSTOPSIG(st) == SIGTRAP && at_breakpoint(pid, addr, 1, &r))
 			break;
 		sig = trace_stop_signal(pid, st);
 	}
-	if (hw)
-		return set_dr(pid, 7, 0) < 0 || set_dr(pid, 0, 0) < 0 ? -1 : 0;
-	if (poke_bytes(pid, addr, &old, 1, NULL) < 0)
+	return set_dr(pid, 7, 0) < 0 || set_dr(pid, 0, 0) < 0 ? -1 : 0;
+}
+
+/* The int3 path.  Every task created before PROG reaches the int3 is
+ * traced (fork, vfork and clone events), so that none meets it untraced
+ * and dies of SIGTRAP:
+ * - a task with memory of its own (fork) copied the int3: at its first
+ *   stop, before it ran an instruction, it gets the original byte back
+ *   and is let go;
+ * - a task sharing PROG's memory (a thread, vfork, posix_spawn's clone)
+ *   shares the int3, which must stay until PROG reaches it: it runs
+ *   traced, its own children treated the same way, until it execs (a
+ *   new image, let go) or PROG reaches the int3 (the byte goes back,
+ *   then each is stopped and let go).  One that reaches the int3 before
+ *   PROG does is a program that runs its entry point on another task;
+ *   it is not run (EBUSY), as it would not be with a debug register
+ *   either: there, the stop would not hold for that task.
+ * A new task is announced twice, in any order: by its creator's event
+ * and by its own first stop.  Both are awaited before PROG goes on, as
+ * a task left stopped under us would never run. */
+enum { T_SHARED = 1, T_STOPPING = 2, T_ANNOUNCED = 4, T_SEEN = 8, T_GONE = 16 };
+
+struct task {
+	pid_t pid;
+	int flags;
+};
+
+struct soft_trap {
+	pid_t pid;          /* PROG */
+	unsigned long addr; /* where the int3 is */
+	unsigned char old;  /* the byte it replaced */
+	struct task *t;
+	size_t n, cap;
+};
+
+static struct task *task_of(struct soft_trap *s, pid_t pid)
+{
+	struct task *t;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->t[i].pid == pid)
+			return &s->t[i];
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		void *p = realloc(s->t, cap * sizeof(*s->t));
+
+		if (!p)
+			return NULL;
+		s->t = p;
+		s->cap = cap;
+	}
+	t = &s->t[s->n++];
+	t->pid = pid;
+	t->flags = 0;
+	return t;
+}
+
+/* Whether a task still holds up PROG: announced but not yet seen, or
+ * traced and running. */
+static int pending(const struct soft_trap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		int f = s->t[i].flags;
+
+		if (f & T_GONE)
+			continue;
+		if ((f & T_ANNOUNCED && !(f & T_SEEN)) || f & (T_SHARED | T_STOPPING))
+			return 1;
+	}
+	return 0;
+}
+
+static int is_clone_event(int status)
+{
+	int e = status >> 16;
+
+	return e == PTRACE_EVENT_FORK || e == PTRACE_EVENT_VFORK || e == PTRACE_EVENT_CLONE;
+}
+
+/* At a creator's fork/vfork/clone event stop. */
+static int announce(struct soft_trap *s, pid_t creator)
+{
+	unsigned long child;
+	struct task *t;
+
+	if (ptrace(PTRACE_GETEVENTMSG, creator, 0, &child) < 0 ||
+	    !(t = task_of(s, (pid_t)child)))
 		return -1;
-	r.rip = addr;
-	return ptrace(PTRACE_SETREGS, pid, 0, &r) < 0 ? -1 : 0;
+	t->flags |= T_ANNOUNCED;
+	return 0;
+}
+
+/* A new task's first stop (SIGSTOP, before any instruction). */
+static int first_stop(struct soft_trap *s, struct task *t, int reached)
+{
+	unsigned char now;
+	long same;
+
+	t->flags |= T_SEEN;
+	same = syscall(SYS_kcmp, s->pid, t->pid, KCMP_VM, 0, 0);
+	if (same < 0)
+		return -1;
+	if (same != 0) {
+		/* Its own copy, taken before or after PROG got the byte
+		 * back. */
+		if (poke_bytes(t->pid, s->addr, &s->old, 1, &now) < 0 ||
+		    (now != 0xcc && poke_bytes(t->pid, s->addr, &now, 1, NULL) < 0))
+			return -1;
+	} else if (!reached) {
+		t->flags |= T_SHARED;
+		return ptrace(PTRACE_CONT, t->pid, 0, 0) < 0 ? -1 : 0;
+	}
+	t->flags |= T_GONE;
+	return ptrace(PTRACE_DETACH, t->pid, 0, 0) < 0 ? -1 : 0;
+}
+
+/* PROG is at the int3 with the byte back: the tasks sharing its memory
+ * are stopped (by a SIGSTOP of ours, which is then dropped) to be let
+ * go. */
+static void stop_shared(struct soft_trap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if ((s->t[i].flags & (T_SHARED | T_GONE)) == T_SHARED) {
+			s->t[i].flags |= T_STOPPING;
+			/* ESRCH: it is exiting, its exit is still to come. */
+			syscall(SYS_tkill, s->t[i].pid, SIGSTOP);
+		}
+}
+
+/* A stop of a traced task other than PROG.  0 or -1. */
+static int other_stop(struct soft_trap *s, struct task *t, int st, int reached)
+{
+	struct user_regs_struct r;
+
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		t->flags |= T_GONE | T_SEEN;
+		return 0;
+	}
+	if (!(t->flags & T_SEEN))
+		return first_stop(s, t, reached);
+	if (is_clone_event(st)) {
+		if (announce(s, t->pid) < 0)
+			return -1;
+	} else if (is_exec_event(st) && !(t->flags & T_STOPPING)) {
+		/* A new image of its own.  (A SIGSTOP of ours would still
+		 * be pending across the exec: then it waits for it.) */
+		t->flags |= T_GONE;
+		return ptrace(PTRACE_DETACH, t->pid, 0, 0) < 0 ? -1 : 0;
+	} else if (!(st >> 16) && WSTOPSIG(st) == SIGSTOP && t->flags & T_STOPPING) {
+		t->flags |= T_GONE;
+		return ptrace(PTRACE_DETACH, t->pid, 0, 0) < 0 ? -1 : 0;
+	} else if (!reached && !(st >> 16) && WSTOPSIG(st) == SIGTRAP &&
+		   at_breakpoint(t->pid, s->addr, 0, &r)) {
+		errno = EBUSY;
+		return -1;
+	} else {
+		return ptrace(PTRACE_CONT, t->pid, 0, trace_stop_signal(t->pid, st)) < 0 ? -1 : 0;
+	}
+	return ptrace(PTRACE_CONT, t->pid, 0, 0) < 0 ? -1 : 0;
+}
+
+static int run_to_soft(pid_t pid, unsigned long addr, int sig, int *status)
+{
+	static const unsigned char int3 = 0xcc;
+	const long follow = PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	struct soft_trap s = { pid, addr, 0, NULL, 0, 0 };
+	struct user_regs_struct r;
+	int st, rc = 0, reached = 0;
+	pid_t w;
+
+	if (ptrace(PTRACE_SETOPTIONS, pid, 0, spawn_options | follow) < 0 ||
+	    poke_bytes(pid, addr, &int3, 1, &s.old) < 0)
+		return -1;
+	if (ptrace(PTRACE_CONT, pid, 0, sig) < 0)
+		goto fail;
+	while (!reached || pending(&s)) {
+		if ((w = wait_retry(-1, &st, 0)) < 0)
+			goto fail;
+		if (w != pid) {
+			struct task *t = task_of(&s, w);
+
+			if (!t || other_stop(&s, t, st, reached) < 0)
+				goto fail;
+			continue;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			/* The tasks sharing its memory died with it but for
+			 * a vfork child, which is let go as usual. */
+			*status = st;
+			rc = 1;
+			if (!reached) {
+				reached = 1;
+				stop_shared(&s);
+			}
+			continue;
+		}
+		if (reached) {
+			/* PROG stays at its stop until the others are let
+			 * go; only SIGKILL gets it out of there. */
+			continue;
+		}
+		if (is_exec_event(st)) {
+			/* Another image replaced the one we set the trap in,
+			 * before that one reached it: nothing verified. */
+			errno = EBUSY;
+			goto fail;
+		}
+		if (is_clone_event(st)) {
+			if (announce(&s, pid) < 0 || ptrace(PTRACE_CONT, pid, 0, 0) < 0)
+				goto fail;
+			continue;
+		}
+		if (!(st >> 16) && WSTOPSIG(st) == SIGTRAP && at_breakpoint(pid, addr, 0, &r)) {
+			r.rip = addr;
+			if (poke_bytes(pid, addr, &s.old, 1, NULL) < 0 ||
+			    ptrace(PTRACE_SETREGS, pid, 0, &r) < 0)
+				goto fail;
+			reached = 1;
+			stop_shared(&s);
+			continue;
+		}
+		if (ptrace(PTRACE_CONT, pid, 0, trace_stop_signal(pid, st)) < 0)
+			goto fail;
+	}
+	free(s.t);
+	if (rc == 0 && ptrace(PTRACE_SETOPTIONS, pid, 0, spawn_options) < 0)
+		return -1;
+	return rc;
+fail:
+	free(s.t);
+	return -1;
+}
+
+int trace_run_to(pid_t pid, unsigned long addr, int *status)
+{
+	int sig = 0;
+
+	if (plant_hw(pid, addr, &sig) == 0)
+		return run_to_hw(pid, addr, sig, status);
+	return run_to_soft(pid, addr, sig, status);
 }
 
 /* Single-steps the child over one instruction, keeping a signal that

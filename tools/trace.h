@@ -43,13 +43,18 @@ void trace_spawn_failure(int errfd, struct spawn_fail *f);
  * -1: ptrace failed (errno). */
 int trace_until_exec(pid_t pid, int *status);
 
-/* Runs the stopped child until it is about to execute the instruction at
- * addr, by a hardware execution breakpoint there, or an int3 when no
- * debug register can be set (then *soft, if soft is not NULL, is 1).
- * Signals on the way are delivered unchanged.  0: stopped there, code,
- * debug registers and rip as they were.  1: it ended first (*status).
- * -1: failure (errno); the child is still stopped or dead. */
-int trace_run_to(pid_t pid, unsigned long addr, int *status, int *soft);
+/* Runs the stopped child (started by trace_spawn) until it is about to
+ * execute the instruction at addr, by a hardware execution breakpoint
+ * there, or an int3 when no debug register fires.  Either way no other
+ * process meets the stop: a process forked on the way runs on, with its
+ * copy of the code as it was; a task sharing the child's memory that
+ * reaches addr first is a failure (EBUSY).  Signals on the way are
+ * delivered unchanged.  0: stopped there, code, debug registers, rip and
+ * ptrace options as they were, no other task traced.  1: it ended first
+ * (*status).  -1: failure (errno); the child is still stopped or dead,
+ * tasks it created may still be traced (PTRACE_O_EXITKILL ends them with
+ * us). */
+int trace_run_to(pid_t pid, unsigned long addr, int *status);
 
 /* In a child stopped by trace_run_to, makes it call seccomp(
  * SECCOMP_SET_MODE_FILTER, 0, prog) as if it had done so itself, then puts

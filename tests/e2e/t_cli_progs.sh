@@ -85,36 +85,141 @@ expect_grep 'too long' err
 # library's (an LD_PRELOAD behind it), before its entry point, where run
 # stops it.  The child runs the library's constructor too and goes on to
 # main: it must neither meet run's stop (a debug register, which a fork
-# does not copy; an int3 in the text would be) nor be mistaken for PROG
-# in the handshake.  Both run, both filtered.  Only cli_prog forks:
-# secfilter itself loads the LD_PRELOAD too.
+# does not copy; an int3 in the text, which run takes out of the child's
+# copy) nor be mistaken for PROG in the handshake.  Both run, both
+# filtered.  FORKLIB says what else the constructor does before the
+# entry point: a thread that forks (a grandchild too), posix_spawn and
+# vfork (children sharing PROG's memory, int3 included, until they
+# exec), a thread still running at the entry point (run stops it to let
+# it go).  Every forked process checks that its copy of the entry point's
+# first byte is not an int3.  Only cli_prog does any of
+# this: secfilter itself loads the LD_PRELOAD too.
 cat > forklib.c <<'C'
+#include <pthread.h>
+#include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/wait.h>
 #include <unistd.h>
-__attribute__((constructor)) static void forker(void)
+extern char **environ;
+static int clean(void)
 {
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	return *(volatile unsigned char *)getauxval(AT_ENTRY) != 0xcc;
+}
+static int reap(pid_t p)
+{
 	int st;
+	return p > 0 && waitpid(p, &st, 0) == p && st == 0;
+}
+static void *forker(void *arg)
+{
+	pid_t p = fork();
+	(void)arg;
+	if (p == 0) {
+		pid_t q = fork();
+		if (q == 0)
+			_exit(clean() ? 0 : 4);
+		_exit(clean() && reap(q) ? 0 : 4);
+	}
+	return reap(p) ? arg : NULL;
+}
+static void *later(void *arg)
+{
+	/* never ends: run must not wait for it, but let it go */
+	usleep(300000);
+	if (write(1, "live\n", 5) != 5)
+		_exit(3);
+	for (;;)
+		pause();
+	return arg;
+}
+__attribute__((constructor)) static void start(void)
+{
+	const char *mode = getenv("FORKLIB");
+	char exe[4096], *sh[] = { "sh", "-c", "exit 0", NULL };
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	pthread_t t;
+	void *ok = NULL;
 	pid_t p;
 
 	if (n < 9 || memcmp(exe + n - 9, "/cli_prog", 9) != 0)
 		return;
-	p = fork();
-	if (p > 0 && (waitpid(p, &st, 0) != p || st != 0))
-		_exit(3);
+	if (mode && strcmp(mode, "thread") == 0) {
+		if (pthread_create(&t, NULL, forker, exe) || pthread_join(t, &ok) || !ok)
+			_exit(3);
+	} else if (mode && strcmp(mode, "live") == 0) {
+		if (pthread_create(&t, NULL, later, NULL))
+			_exit(3);
+	} else if (mode && strcmp(mode, "spawn") == 0) {
+		if (posix_spawn(&p, "/bin/sh", NULL, NULL, sh, environ) || !reap(p))
+			_exit(3);
+	} else if (mode && strcmp(mode, "vfork") == 0) {
+		p = vfork();
+		if (p == 0) {
+			execve("/bin/sh", sh, environ);
+			_exit(127);
+		}
+		if (!reap(p))
+			_exit(3);
+	} else {
+		p = fork();
+		if (p > 0 && !reap(p))
+			_exit(3);
+		if (p == 0 && !clean())
+			_exit(4);
+	}
 }
 C
-if cc -shared -fPIC -o forklib.so forklib.c; then
-	ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=$SCRATCH/forklib.so \
-		expect_status 0 $SECFILTER run -e '*: 1' -- $prog out x > out 2> err
-	[ "$(cat out)" = "$(printf 'x\nx')" ] || fail "parent and child did not both run: $(cat out err)"
-	# the child is filtered too: it dies of the violation, the parent
-	# sees it and exits 3
-	ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=$SCRATCH/forklib.so SECFILTER_LOG=$SCRATCH/log \
-		expect_status 3 $SECFILTER run -e '*: 1; getppid: 0' -- $prog getppid > out 2> err
-	expect_grep 'system call 110 \(sys_getppid\) blocked' $SCRATCH/log
+if cc -shared -fPIC -o forklib.so forklib.c -lpthread; then
+	# Both ways of stopping PROG: SECFILTER_TEST_INT3 makes run use the
+	# int3 on a machine with debug registers (without them, both are).
+	for int3 in '' 1; do
+		SECFILTER_TEST_INT3=$int3 ASAN_OPTIONS=verify_asan_link_order=0 \
+			LD_PRELOAD=$SCRATCH/forklib.so \
+			expect_status 0 $SECFILTER run -e '*: 1' -- $prog out x > out 2> err
+		[ "$(cat out)" = "$(printf 'x\nx')" ] ||
+			fail "parent and child did not both run (int3=$int3): $(cat out err)"
+		for mode in thread spawn vfork; do
+			SECFILTER_TEST_INT3=$int3 ASAN_OPTIONS=verify_asan_link_order=0 \
+				LD_PRELOAD=$SCRATCH/forklib.so FORKLIB=$mode \
+				expect_status 0 $SECFILTER run -e '*: 1' -- $prog out $mode > out 2> err
+			expect_grep "^$mode\$" out
+		done
+		SECFILTER_TEST_INT3=$int3 ASAN_OPTIONS=verify_asan_link_order=0 \
+			LD_PRELOAD=$SCRATCH/forklib.so FORKLIB=live \
+			expect_status 0 timeout 20 $SECFILTER run -e '*: 1' -- $prog sleep 1 out main > out 2> err
+		[ "$(cat out)" = "$(printf 'live\nmain')" ] ||
+			fail "the constructor's thread did not go on (int3=$int3): $(cat out err)"
+		# the child is filtered too: it dies of the violation, the
+		# parent sees it and exits 3
+		SECFILTER_TEST_INT3=$int3 ASAN_OPTIONS=verify_asan_link_order=0 \
+			LD_PRELOAD=$SCRATCH/forklib.so SECFILTER_LOG=$SCRATCH/log \
+			expect_status 3 $SECFILTER run -e '*: 1; getppid: 0' -- $prog getppid > out 2> err
+		expect_grep 'system call 110 \(sys_getppid\) blocked' $SCRATCH/log
+		rm -f $SCRATCH/log
+	done
+	# the int3 is really in the text while PROG runs to its entry point:
+	# a constructor that does not fork sees it (and says so by its
+	# status), and without SECFILTER_TEST_INT3 a machine with working
+	# debug registers does not
+	cat > peeklib.c <<'C'
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+__attribute__((constructor)) static void peek(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n >= 9 && memcmp(exe + n - 9, "/cli_prog", 9) == 0 &&
+	    *(volatile unsigned char *)getauxval(AT_ENTRY) == 0xcc)
+		_exit(5);
+}
+C
+	cc -shared -fPIC -o peeklib.so peeklib.c || fail "cannot build peeklib.so"
+	SECFILTER_TEST_INT3=1 ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=$SCRATCH/peeklib.so \
+		expect_status 5 $SECFILTER run -e '*: 1' -- $prog out y > out 2> err
 fi
 
 # a 32-bit program: no policy can hold it (x86-64 only); said so, never
