@@ -124,16 +124,30 @@ check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
 	@bash tests/e2e/run.sh
 
-# Parser fuzzing with libFuzzer (clang): make fuzz FUZZ_TIME=600
-FUZZ_BIN := $(B)/fuzz/fuzz_parse
-$(FUZZ_BIN): tests/fuzz/fuzz_parse.c $(FILTER_SRC) $(GEN_SRC) filter/mem-libc.c
-	@mkdir -p $(@D)
-	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Ifilter -fsanitize=fuzzer,address,undefined $^ -o $@
+# Fuzzing with libFuzzer (clang), one target per tests/fuzz/fuzz_NAME.c,
+# seeded from tests/fuzz/seeds/NAME (checked in; what the fuzzer finds goes
+# to $(B)/fuzz/corpus/NAME).  `make fuzz` runs each for FUZZ_TIME seconds,
+# as CI does: a crash, a leak, undefined behaviour or an input that takes
+# over 10 s fails it, the input kept as $(B)/fuzz/fuzz_NAME-crash-*.
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+FUZZ_SRC := $(FILTER_SRC) $(GEN_SRC) filter/mem-libc.c tests/unit/bpf_sim.c
+FUZZ_CFLAGS := -g -O1 -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifilter -I$(B)/gen -Itests/unit \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS ?=
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(B)/fuzz/corpus
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -max_len=4096 -print_final_stats=1 \
-		$(B)/fuzz/corpus tests/fuzz/seeds
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard filter/*.h tests/unit/bpf_sim.h)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) $< $(FUZZ_SRC) -o $@
+
+fuzz: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		s=$${t#fuzz_}; mkdir -p $(B)/fuzz/corpus/$$s; \
+		echo "== $$t, $(FUZZ_TIME) s"; \
+		$(B)/fuzz/$$t -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 \
+			-print_final_stats=1 -artifact_prefix=$(B)/fuzz/$$t- $(FUZZ_FLAGS) \
+			$(B)/fuzz/corpus/$$s tests/fuzz/seeds/$$s; \
+	done
 
 bench: all
 	@bash bench/run.sh
