@@ -3,7 +3,10 @@
  *   0 read (fd: u32, buf: ptr, count: u64)
  *   63 uname sys_newuname (name: ptr)
  * The kernel entry point is shown only when it is not "sys_" + the name. */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "secfilter.h"
@@ -13,7 +16,8 @@ static const char usage[] =
 	"Print the syscall table: number, name, the kernel entry point when it\n"
 	"differs from sys_NAME, and the arguments with their type classes\n"
 	"(s32 u32 u16 s64 u64 ptr; see secfilter(7)).  NAME may be a name\n"
-	"(read), sys_NAME, an entry point (sys_newuname) or a number.\n\n"
+	"(read), sys_NAME, an entry point (sys_newuname) or a number (0x and 0\n"
+	"prefixes read as in C).\n\n"
 	"  -h, --help    show this help\n"
 	"  -V, --version print the version\n\n"
 	"Exit status: 0, or 1 when a NAME is unknown.\n";
@@ -37,6 +41,60 @@ static void print_syscall(const struct sf_syscall *sc)
 	fputs(")\n", stdout);
 }
 
+/* Whether word is written as a number, in any base the language accepts,
+ * with an optional sign: such a word is never a misspelt name. */
+static int is_number(const char *word, long *nr)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)word[word[0] == '-' || word[0] == '+']))
+		return 0;
+	errno = 0;
+	*nr = strtol(word, &end, 0);
+	if (*end)
+		return 0;
+	if (errno == ERANGE)
+		*nr = word[0] == '-' ? -1 : SF_NR_COUNT;
+	return 1;
+}
+
+/* "0-336, 424-469": the numbers the table assigns, from the table. */
+static void put_ranges(char *buf, size_t cap)
+{
+	size_t len = 0;
+	unsigned k = 0;
+
+	buf[0] = '\0';
+	while (k < sf_syscall_count && len < cap) {
+		unsigned j = k;
+		while (j + 1 < sf_syscall_count && sf_syscalls[j + 1].nr == sf_syscalls[j].nr + 1)
+			j++;
+		len += (size_t)snprintf(buf + len, cap - len, "%s%d-%d", k ? ", " : "",
+					sf_syscalls[k].nr, sf_syscalls[j].nr);
+		k = j + 1;
+	}
+}
+
+static void unknown(const char *word)
+{
+	const char *near;
+	char ranges[128];
+	long nr;
+
+	fflush(stdout);
+	if (is_number(word, &nr)) {
+		put_ranges(ranges, sizeof(ranges));
+		tool_err("syscalls: no x86-64 system call has number %s (the table has %s)",
+			 word, ranges);
+		return;
+	}
+	near = syscall_suggest(word);
+	if (near)
+		tool_err("syscalls: unknown system call '%s' (did you mean '%s'?)", word, near);
+	else
+		tool_err("syscalls: unknown system call '%s'", word);
+}
+
 int cmd_syscalls(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -52,20 +110,15 @@ int cmd_syscalls(int argc, char **argv)
 		for (k = 0; k < sf_syscall_count; k++)
 			print_syscall(&sf_syscalls[k]);
 	for (i = optind; i < argc; i++) {
-		const struct sf_syscall *sc = syscall_by_word(argv[i]);
-		const char *near;
+		const struct sf_syscall *sc;
+		long nr;
 
+		sc = is_number(argv[i], &nr) ? sf_syscall_by_nr(nr) : syscall_by_word(argv[i]);
 		if (sc) {
 			print_syscall(sc);
 			continue;
 		}
-		near = syscall_suggest(argv[i]);
-		fflush(stdout);
-		if (near)
-			tool_err("syscalls: unknown system call '%s' (did you mean '%s'?)",
-				 argv[i], near);
-		else
-			tool_err("syscalls: unknown system call '%s'", argv[i]);
+		unknown(argv[i]);
 		status = EX_SF_POLICY;
 	}
 	if (fflush(stdout) != 0) {

@@ -89,4 +89,11 @@ expect_status 0 $SECFILTER syscalls write sys_newuname sys_close 0 > some
 expect_status 1 $SECFILTER syscalls reed write > some 2> err
 expect_grep "^secfilter: syscalls: unknown system call 'reed' \(did you mean 'read'\?\)$" err
 expect_grep '^1 write' some
+# a number no syscall has is said to be one, not taken for a misspelt name
+expect_status 1 $SECFILTER syscalls 9999 0x14 335 -- -1 > some 2> err
+expect_grep "^secfilter: syscalls: no x86-64 system call has number 9999 \(the table has 0-[0-9]+, 424-[0-9]+\)$" err
+expect_grep "^secfilter: syscalls: no x86-64 system call has number -1 " err
+expect_no_grep 'did you mean' err
+[ "$(cat some)" = "20 writev (fd: u64, vec: ptr, vlen: u64)
+335 uretprobe ()" ] || fail "syscalls NUMBER...: $(cat some)"
 exit 0
