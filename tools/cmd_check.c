@@ -1,5 +1,6 @@
-/* secfilter check [-q] FILE...: parse each policy and print its canonical
- * form.  Every file is checked, so one run reports every broken file. */
+/* secfilter check [-q] [-e TEXT]... [FILE...]: parse each policy and print
+ * its canonical form.  Every one is checked, so one run reports every
+ * broken file. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,22 +8,25 @@
 #include "secfilter.h"
 
 static const char usage[] =
-	"Usage: secfilter check [-q] FILE...\n"
-	"Validate each policy FILE ('-' is standard input) and print it in\n"
-	"canonical form, under a '# FILE' header when there are several.\n\n"
-	"  -q, --quiet   do not print the policies (errors are still reported)\n"
-	"  -h, --help    show this help\n"
-	"  -V, --version print the version\n\n"
+	"Usage: secfilter check [-q] [-e TEXT | FILE]...\n"
+	"Validate each policy FILE ('-' is standard input) and each TEXT, and\n"
+	"print it in canonical form, under a '# FILE' header when there are\n"
+	"several (TEXTs first, in order, named <command-line>).\n\n"
+	"  -e, --expr=TEXT  a policy given as text: 'read: fd == 0; exit_group: 1'\n"
+	"  -q, --quiet      do not print the policies (errors are still reported)\n"
+	"  -h, --help       show this help\n"
+	"  -V, --version    print the version\n\n"
 	"Exit status: 0 all valid, 1 some file invalid or unreadable, 2 usage.\n";
 
-/* Returns the file's status: 0 valid, or what policy_in_* returned. */
-static int check_one(const char *file, int quiet, int header)
+/* Checks a FILE or, file NULL, a TEXT.  Returns its status: 0 valid, or
+ * what policy_in_* returned. */
+static int check_one(const char *file, const char *expr, int quiet, int header)
 {
 	struct policy_in in;
 	struct sf_policy *p;
 	int r;
 
-	r = policy_in_load(&in, "check", file, NULL);
+	r = policy_in_load(&in, "check", file, expr);
 	if (r)
 		return r;
 	r = policy_in_parse(&in, &p);
@@ -31,7 +35,7 @@ static int check_one(const char *file, int quiet, int header)
 			size_t len;
 			char *text = policy_text(p, &len);
 			if (header)
-				printf("# %s\n", file);
+				printf("# %s\n", in.source);
 			fwrite(text, 1, len, stdout);
 			if (len && text[len - 1] != '\n')
 				putchar('\n');
@@ -46,32 +50,42 @@ static int check_one(const char *file, int quiet, int header)
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "expr", required_argument, NULL, 'e' },
 		{ "quiet", no_argument, NULL, 'q' },
 		TOOL_COMMON_LONGOPTS,
 	};
-	int quiet = 0, worst = 0, o, i, nfiles, stdin_seen = 0;
+	int quiet = 0, worst = 0, o, i, n, nexprs = 0, stdin_seen = 0;
+	const char **exprs = xmalloc((size_t)argc * sizeof(*exprs));
 
-	while ((o = getopt_long(argc, argv, ":qhV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":e:qhV", opts, NULL)) != -1) {
 		switch (o) {
+		case 'e':
+			exprs[nexprs++] = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
 		default:
+			free(exprs);
 			return tool_common_option("check", o, argv, usage);
 		}
 	}
-	nfiles = argc - optind;
-	if (nfiles <= 0)
-		return tool_usage_err("check", "check: no FILE given");
+	n = nexprs + argc - optind;
 	for (i = optind; i < argc; i++)
 		if (strcmp(argv[i], "-") == 0 && stdin_seen++)
-			return tool_usage_err("check", "check: '-' given twice");
-	for (i = optind; i < argc; i++) {
-		int r = check_one(argv[i], quiet, nfiles > 1);
+			worst = tool_usage_err("check", "check: '-' given twice");
+	if (n <= 0)
+		worst = tool_usage_err("check", "check: no FILE or -e TEXT given");
+	for (i = 0; i < nexprs + argc - optind && worst != EX_SF_USAGE; i++) {
+		int r = i < nexprs ? check_one(NULL, exprs[i], quiet, n > 1)
+				   : check_one(argv[optind + i - nexprs], NULL, quiet, n > 1);
 		/* A failure of secfilter itself outranks an invalid policy. */
 		if (r > worst)
 			worst = r;
 	}
+	free(exprs);
+	if (worst == EX_SF_USAGE)
+		return worst;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		tool_perr("check: standard output");
 		return EX_SF_FAIL;

@@ -10,7 +10,7 @@ static const struct command {
 	int (*fn)(int, char **);
 	const char *synopsis;
 } commands[] = {
-	{ "check", cmd_check, "check [-q] FILE...                validate; print the canonical policy" },
+	{ "check", cmd_check, "check [-q] [-e TEXT | FILE]...    validate; print the canonical policy" },
 	{ "run", cmd_run, "run [-p FILE | -e TEXT] [--trusted | --interpose] [--log] -- PROG [ARG...]" },
 	{ "show", cmd_show, "show PID                          current policy of a filtered process" },
 	{ "compile", cmd_compile, "compile [-p FILE | -e TEXT] [--format=disasm|c|raw] [-o OUT]" },

@@ -52,6 +52,21 @@ expect_grep '^# good.conf$' out
 expect_status 1 $SECFILTER check nonexistent.conf 2> err
 expect_grep '^secfilter: check: nonexistent.conf: No such file or directory$' err
 
+# -e TEXT: a policy on the command line, checked like a file
+expect_status 0 $SECFILTER check -e 'write: fd == 1 || fd == 2; read: fd == 0' > out 2> err
+[ -s err ] && fail "check -e wrote to stderr: $(cat err)"
+[ "$(cat out)" = "sys_read: fd == 0
+sys_write: fd == 1 || fd == 2" ] || fail "check -e: $(cat out)"
+expect_status 1 $SECFILTER check --expr='read: 1; opn: 1' > out 2> err
+expect_grep "^<command-line>:1:10: error: unknown syscall 'opn'" err
+# with files: every one checked, -e first, each under its header
+expect_status 1 $SECFILTER check -e 'read: fdd == 0' good.conf -e 'close: 1' > out 2> err
+expect_grep "^<command-line>:1:7: error: unknown argument 'fdd'" err
+[ "$(grep '^#' out | tr '\n' ' ')" = "# <command-line> # good.conf " ] || fail "headers: $(cat out)"
+expect_grep '^sys_close: 1$' out
+expect_status 2 $SECFILTER check -e 2> err
+expect_grep "option '-e' needs an argument" err
+
 # limits: 1 MiB of text
 head -c 1048577 /dev/zero | tr '\0' '\n' > huge.conf
 expect_status 1 $SECFILTER check huge.conf 2> err
@@ -59,7 +74,7 @@ expect_grep 'error: .*1 MiB' err
 
 # --- usage, help, version
 expect_status 2 $SECFILTER check 2> err
-expect_grep '^secfilter: check: no FILE given' err
+expect_grep '^secfilter: check: no FILE or -e TEXT given' err
 expect_status 2 $SECFILTER nosuchcommand 2> err
 expect_grep "unknown command 'nosuchcommand'" err
 expect_status 2 $SECFILTER 2> /dev/null
