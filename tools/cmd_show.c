@@ -7,10 +7,19 @@
  * length, generation) and the text.  A new policy is a new mapping with a
  * higher generation; for a moment both may exist.  It is read through
  * /proc/PID/mem, which the kernel opens only for the process's owner (if
- * the process is dumpable) or root: that is the access rule of SPEC §3. */
+ * the process is dumpable) or root: that is the access rule of SPEC §3.
+ *
+ * When the kernel refuses, the answer says which of its rules did, from
+ * what /proc/PID/status shows of both sides: "not yours" (another user's
+ * process, and no CAP_SYS_PTRACE), or yours but "not readable" (it holds
+ * capabilities the reader lacks, or it is not dumpable), or refused to a
+ * reader whom those rules let in (a security module's rule). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,17 +150,126 @@ static int not_filtered(pid_t pid)
 	return EX_SF_POLICY;
 }
 
+/* The credentials of a process as /proc/PID/status gives them (ids in
+ * our user namespace). */
+struct creds {
+	long uid[4], gid[4]; /* real, effective, saved, filesystem */
+	uint64_t cap_prm, cap_eff;
+};
+
+static int read_creds(const char *pid, struct creds *c)
+{
+	char path[64], line[256];
+	int got = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		got += sscanf(line, "Uid: %ld %ld %ld %ld", &c->uid[0], &c->uid[1], &c->uid[2],
+			      &c->uid[3]) == 4;
+		got += sscanf(line, "Gid: %ld %ld %ld %ld", &c->gid[0], &c->gid[1], &c->gid[2],
+			      &c->gid[3]) == 4;
+		got += sscanf(line, "CapPrm: %" SCNx64, &c->cap_prm) == 1;
+		got += sscanf(line, "CapEff: %" SCNx64, &c->cap_eff) == 1;
+	}
+	fclose(f);
+	return got == 4 ? 0 : -1;
+}
+
+static const char *user_name(long uid, char *buf, size_t cap)
+{
+	struct passwd *pw = getpwuid((uid_t)uid);
+
+	if (pw)
+		snprintf(buf, cap, "%s (uid %ld)", pw->pw_name, uid);
+	else
+		snprintf(buf, cap, "uid %ld", uid);
+	return buf;
+}
+
+/* The security modules in force, when securityfs says: ", here: a,b". */
+static void lsm_list(char *buf, size_t cap)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (read_path("/sys/kernel/security/lsm", 256, &text, &len) == 0 && len > 0) {
+		text[strcspn(text, "\n")] = '\0';
+		snprintf(buf, cap, "; in force here: %s", text);
+	}
+	free(text);
+}
+
+/* The kernel refused us the process (the ptrace access mode check of
+ * /proc/PID/mem).  Its rules in order: the reader must be the owner --
+ * every uid and gid of the process equal to the reader's filesystem ids
+ * -- or hold CAP_SYS_PTRACE; a process that is not dumpable, or whose
+ * capabilities are not all in the reader's, again needs CAP_SYS_PTRACE;
+ * then the security modules have their say. */
+static int denied(pid_t pid, const char *what)
+{
+	struct creds me, them;
+	char pidtext[16], who[128], me_name[128], lsms[300];
+	int owner, ptrace_cap, i;
+
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
+	if (read_creds("self", &me) < 0 || read_creds(pidtext, &them) < 0) {
+		tool_err("show: cannot read %s of process %d: permission denied", what, (int)pid);
+		return EX_SF_FAIL;
+	}
+	owner = 1;
+	for (i = 0; i < 3; i++)
+		owner &= them.uid[i] == me.uid[3] && them.gid[i] == me.gid[3];
+	ptrace_cap = (me.cap_eff >> CAP_SYS_PTRACE) & 1;
+	if (!owner && !ptrace_cap && them.uid[0] == me.uid[3] && them.uid[1] == me.uid[3] &&
+	    them.uid[2] == me.uid[3]) {
+		tool_err("show: process %d is not yours: it runs with group ids %ld/%ld/%ld "
+			 "(real/effective/saved), you with group %ld; only its owner or root "
+			 "may read its policy", (int)pid, them.gid[0], them.gid[1], them.gid[2],
+			 me.gid[3]);
+		return EX_SF_FAIL;
+	}
+	if (!owner && !ptrace_cap) {
+		tool_err("show: process %d is not yours: it runs as %s, you as %s; only its "
+			 "owner or root may read its policy", (int)pid,
+			 user_name(them.uid[1], who, sizeof(who)),
+			 user_name(me.uid[3], me_name, sizeof(me_name)));
+		return EX_SF_FAIL;
+	}
+	if (!ptrace_cap && (them.cap_prm & ~me.cap_eff)) {
+		tool_err("show: process %d is yours but not readable: it holds capabilities you "
+			 "lack (CapPrm %" PRIx64 ", yours %" PRIx64 "); only a reader with "
+			 "CAP_SYS_PTRACE (root) may read it", (int)pid, them.cap_prm,
+			 me.cap_eff);
+		return EX_SF_FAIL;
+	}
+	if (!ptrace_cap) {
+		tool_err("show: process %d is yours but not readable: it is not dumpable (it "
+			 "changed its user or group ids, executed a set-ID or file-capability "
+			 "program, or called prctl(PR_SET_DUMPABLE, 0)); only a reader with "
+			 "CAP_SYS_PTRACE (root) may read it", (int)pid);
+		return EX_SF_FAIL;
+	}
+	lsm_list(lsms, sizeof(lsms));
+	tool_err("show: process %d is not readable: the kernel refuses it although you may "
+		 "read any process (you have CAP_SYS_PTRACE): a rule beyond ownership and "
+		 "capabilities protects it, such as a security module's (a Landlock "
+		 "sandbox may only inspect processes inside it)%s", (int)pid, lsms);
+	return EX_SF_FAIL;
+}
+
 static int open_failed(pid_t pid, const char *what)
 {
 	if (errno == ENOENT || errno == ESRCH) {
 		tool_err("show: no process %d", (int)pid);
 		return EX_SF_POLICY;
 	}
-	if (errno == EACCES || errno == EPERM) {
-		tool_err("show: cannot read %s of process %d: permission denied (only its "
-			 "owner or root may)", what, (int)pid);
-		return EX_SF_FAIL;
-	}
+	if (errno == EACCES || errno == EPERM)
+		return denied(pid, what);
 	tool_perr("show: cannot read %s of process %d", what, (int)pid);
 	return EX_SF_FAIL;
 }

@@ -29,12 +29,37 @@ cmp want shown || { diff want shown >&3; fail "show differs from check's canonic
 expect_status 0 $SECFILTER check shown > again
 cmp want again || fail "show's output does not re-parse to itself"
 
-# only the owner or root: another user is refused
+# only the owner or root: another user is told the process is not theirs;
+# the owner without CAP_SYS_PTRACE, that a process holding capabilities it
+# lacks is not readable; a reader in a Landlock sandbox, that a rule beyond
+# ownership and capabilities refuses it
 if command -v setpriv > /dev/null && [ "$(id -u)" = 0 ]; then
-	expect_status 125 setpriv --reuid=65534 --regid=65534 --clear-groups $SECFILTER show $child 2> err
-	expect_grep 'permission denied' err
+	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	expect_status 125 $nobody $SECFILTER show $child 2> err
+	expect_grep "^secfilter: show: process $child is not yours: it runs as (root \(uid 0\)|uid 0), you as .*uid 65534\)?; only its owner or root may read its policy$" err
+	expect_status 125 setpriv --bounding-set=-sys_ptrace --inh-caps=-sys_ptrace \
+		$SECFILTER show $child 2> err
+	expect_grep "^secfilter: show: process $child is yours but not readable: it holds capabilities you lack" err
+	$PROGS/cli_landlock true; st=$?
+	if [ $st -eq 0 ]; then
+		expect_status 125 $PROGS/cli_landlock $SECFILTER show $child 2> err
+		expect_grep "^secfilter: show: process $child is not readable: the kernel refuses it although you may read any process \(you have CAP_SYS_PTRACE\)" err
+	else
+		[ $st -eq 77 ] || fail "cli_landlock: status $st"
+		echo "no Landlock: the security-module refusal is not tested" >&3
+	fi
 fi
 kill $runner; wait $runner
+
+# a process of our own that is not dumpable: readable by root only
+if command -v setpriv > /dev/null && [ "$(id -u)" = 0 ]; then
+	$nobody env LD_PRELOAD=$LIB SECFILTER_POLICY="$policy" $PROGS/cli_prog nodump sleep 5 & runner=$!
+	for i in $(seq 100); do $SECFILTER show $runner > shown 2> /dev/null && break; sleep 0.05; done
+	cmp want shown || fail "root cannot read the non-dumpable process's policy"
+	expect_status 125 $nobody $SECFILTER show $runner 2> err
+	expect_grep "^secfilter: show: process $runner is yours but not readable: it is not dumpable " err
+	kill $runner; wait $runner
+fi
 
 # a pending policy shows as such
 $SECFILTER run -e "on_next_syscall: 1; $policy" -- sleep 5 & runner=$!

@@ -10,12 +10,14 @@
  *   sleep SECS   sleep
  *   kill SIG     send itself signal SIG
  *   exit N       exit with status N
+ *   nodump       make itself not dumpable (prctl PR_SET_DUMPABLE 0)
  * cli_prog-static.c is the same program, linked -static. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -75,6 +77,8 @@ int main(int argc, char **argv)
 			i++;
 		} else if (strcmp(a, "exit") == 0) {
 			_exit(atoi(v));
+		} else if (strcmp(a, "nodump") == 0) {
+			prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 		} else {
 			say("cli_prog: unknown action");
 			return 2;
