@@ -1,12 +1,15 @@
-# secfilter: `make`, `make check`, `make bench`, `make fuzz`, `make install`.
+# secfilter: `make`, `make check`, `make bench`, `make fuzz`,
+# `make install`, `make uninstall`.
 # Sources are found by wildcard; data tables are generated into build/gen.
 
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 PREFIX   ?= /usr/local
+LIBDIR   ?= $(PREFIX)/lib
 DESTDIR  ?=
 SANITIZE ?=
 FUZZ_TIME ?= 60
+INSTALL  ?= install
 
 B := build
 WARN := -Wall -Wextra -Werror
@@ -45,10 +48,17 @@ PROGS := $(patsubst tests/progs/%.c,$(B)/progs/%,$(wildcard tests/progs/*.c))
 ESCAPES := $(patsubst tests/escape/%.c,$(B)/escape/%,$(wildcard tests/escape/a_*.c)) \
 	$(patsubst tests/escape/%.c,$(B)/escape/%.so,$(wildcard tests/escape/lib_*.c))
 
+# The version has one home, tools/secfilter.h; the library's ABI version
+# is its SONAME's number, raised only when the API breaks.
+VERSION := $(shell sed -n 's/^\#define SECFILTER_VERSION "\(.*\)"/\1/p' tools/secfilter.h)
+SONAME := libsecfilter.so.1
+# build/libsecfilter.so is a link to the SONAME file: what LD_PRELOAD,
+# -lsecfilter and the tests name.
 LIB := $(B)/libsecfilter.so
+LIB_SO := $(B)/$(SONAME)
 TOOL := $(B)/secfilter
 
-all: $(LIB) $(TOOL)
+all: $(LIB_SO) $(LIB) $(TOOL)
 
 $(B)/gen/systab_data.c: syscalls/x86_64/syscalls.tbl syscalls/gen-systab.awk
 	@mkdir -p $(@D)
@@ -89,8 +99,11 @@ $(B)/pic/%.S.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
 
-$(LIB): $(PRELOAD_PIC) $(FILTER_PIC)
-	$(CC) -shared -o $@ $^ -Wl,-z,now -Wl,-z,noexecstack $(LDFLAGS)
+$(LIB_SO): $(PRELOAD_PIC) $(FILTER_PIC)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ -Wl,-z,now -Wl,-z,noexecstack $(LDFLAGS)
+
+$(LIB): $(LIB_SO)
+	ln -sf $(SONAME) $@
 
 $(TOOL): $(TOOL_OBJ) $(FILTER_OBJ) $(MEMLIBC_OBJ)
 	$(CC) $(HOST_LDFLAGS) -o $@ $^
@@ -152,23 +165,45 @@ fuzz: $(FUZZ_BINS)
 bench: all
 	@bash bench/run.sh
 
+# What `make install` writes; `make uninstall` removes exactly these.
+# Binaries are stripped on the way (install -s): the build tree keeps them
+# with their debug information.  secfilter.pc is written at install time,
+# for the PREFIX given then.
+MAN_PAGES := $(wildcard man/*.[137])
+BIN_DIR := $(DESTDIR)$(PREFIX)/bin
+LIB_DIR := $(DESTDIR)$(LIBDIR)
+INC_DIR := $(DESTDIR)$(PREFIX)/include
+DOC_DIR := $(DESTDIR)$(PREFIX)/share/doc/secfilter
+MAN_DIR := $(DESTDIR)$(PREFIX)/share/man
+PC_DIR := $(LIB_DIR)/pkgconfig
+COMPLETION_DIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+INSTALLED := $(BIN_DIR)/secfilter $(LIB_DIR)/$(SONAME) $(LIB_DIR)/libsecfilter.so \
+	$(INC_DIR)/secfilter.h $(DOC_DIR)/secfilter.conf.example $(PC_DIR)/secfilter.pc \
+	$(COMPLETION_DIR)/secfilter \
+	$(foreach m,$(MAN_PAGES),$(MAN_DIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/doc/secfilter \
-		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
-		$(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libsecfilter.so
-	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/secfilter
-	install -m 644 preload/secfilter.h $(DESTDIR)$(PREFIX)/include/secfilter.h
-	install -m 644 secfilter.conf.example $(DESTDIR)$(PREFIX)/share/doc/secfilter/
-	for m in man/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
-	for m in man/*.3; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
-	for m in man/*.7; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
+	$(INSTALL) -d $(BIN_DIR) $(LIB_DIR) $(INC_DIR) $(DOC_DIR) $(PC_DIR) $(COMPLETION_DIR) \
+		$(MAN_DIR)/man1 $(MAN_DIR)/man3 $(MAN_DIR)/man7
+	$(INSTALL) -s -m 755 $(TOOL) $(BIN_DIR)/secfilter
+	$(INSTALL) -s -m 755 $(LIB_SO) $(LIB_DIR)/$(SONAME)
+	ln -sf $(SONAME) $(LIB_DIR)/libsecfilter.so
+	$(INSTALL) -m 644 preload/secfilter.h $(INC_DIR)/secfilter.h
+	$(INSTALL) -m 644 secfilter.conf.example $(DOC_DIR)/secfilter.conf.example
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+		-e 's|@VERSION@|$(VERSION)|' secfilter.pc.in > $(B)/secfilter.pc
+	$(INSTALL) -m 644 $(B)/secfilter.pc $(PC_DIR)/secfilter.pc
+	$(INSTALL) -m 644 completion/secfilter.bash $(COMPLETION_DIR)/secfilter
+	$(foreach m,$(MAN_PAGES),$(INSTALL) -m 644 $(m) $(MAN_DIR)/man$(subst .,,$(suffix $(m)))/ &&) true
+
+uninstall:
+	rm -f $(INSTALLED)
+	rmdir $(DOC_DIR) 2>/dev/null || true
 
 clean:
 	rm -rf $(B)
 
-.PHONY: all check fuzz bench install clean
+.PHONY: all check fuzz bench install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(B)/obj $(B)/pic $(B)/progs -name '*.d' 2>/dev/null)
