@@ -194,11 +194,57 @@ static char *find_library(void)
 		return NULL;
 	*slash = '\0';
 	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		char *dir;
 		snprintf(cand, sizeof(cand), "%s%s", exe, rel[i]);
-		if (access(cand, R_OK) == 0)
-			return realpath(cand, NULL);
+		if (access(cand, R_OK) != 0)
+			continue;
+		/* The directory canonical, the name kept: libsecfilter.so, the
+		 * link to the SONAME's file, is what users see and preload. */
+		*strrchr(cand, '/') = '\0';
+		dir = realpath(cand, NULL);
+		if (!dir)
+			return NULL;
+		snprintf(cand, sizeof(cand), "%s/libsecfilter.so", dir);
+		free(dir);
+		return xstrdup(cand);
 	}
 	return NULL;
+}
+
+/* The socket the library reports the tree's kills to: an abstract name no
+ * one can guess before it is bound (run's pid and 64 random bits), which
+ * nothing in the file system has to clean up.  Without one, run goes on:
+ * it only cannot tell kills that PROG's status does not show. */
+static void listen_for_kills(struct run *r)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	unsigned long long nonce;
+	int one = 1, size = 1 << 20;
+	size_t n;
+
+	if (getrandom(&nonce, sizeof(nonce), GRND_NONBLOCK) != (ssize_t)sizeof(nonce)) {
+		struct timespec t;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		nonce = (unsigned long long)t.tv_nsec * 2654435761u ^ (unsigned long long)t.tv_sec;
+	}
+	snprintf(r->sup_name, sizeof(r->sup_name), "secfilter-run-%d-%016llx", (int)getpid(),
+		 nonce);
+	n = strlen(r->sup_name);
+	memcpy(sa.sun_path + 1, r->sup_name, n);
+	r->sup = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (r->sup < 0 || setsockopt(r->sup, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0 ||
+	    bind(r->sup, (struct sockaddr *)&sa,
+		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) < 0) {
+		tool_perr("run: warning: cannot listen for the processes the policy kills "
+			  "(only %s's own status will show them)", r->name);
+		if (r->sup >= 0)
+			close(r->sup);
+		r->sup = -1;
+		r->sup_name[0] = '\0';
+		return;
+	}
+	/* Room for many kills while run is not scheduled. */
+	setsockopt(r->sup, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 }
 
 /* The kernel's limit on one environment string (MAX_ARG_STRLEN). */
