@@ -4,9 +4,9 @@
  * The new environment is the program's minus LD_PRELOAD and SECFILTER_*,
  * plus LD_PRELOAD=<this library>[:the program's other preloads],
  * SECFILTER_POLICY=<canonical text of the current policy> and the current
- * action, log and mode.  It is built in raw-mapped memory, never with
- * malloc: this also runs in vfork and posix_spawn children, which share
- * the parent's heap.
+ * action, log and mode (and run's SECFILTER_SUPERVISOR, if it was given).
+ * It is built in raw-mapped memory, never with malloc: this also runs in
+ * vfork and posix_spawn children, which share the parent's heap.
  *
  * LD_PRELOAD cannot reach a static binary, nor a set-ID one or one with
  * file capabilities (the loader ignores it in secure mode), nor one that
@@ -275,6 +275,8 @@ static size_t fill_env(struct env_out *o, char *const *envp, char *preload,
 		o->v[k++] = sf_cfg.env_action;
 		o->v[k++] = sf_cfg.env_log;
 		o->v[k++] = sf_cfg.env_mode;
+		if (sf_cfg.supervisor)
+			o->v[k++] = sf_cfg.env_supervisor;
 	}
 	for (; envp && *envp; envp++)
 		if (!dropped(*envp))
@@ -324,7 +326,7 @@ long sf_exec(struct sf_call *c)
 	if (t == T_PRELOAD && !lib_reachable())
 		t = T_KERNEL;
 	prog_pre = find_preload(r.envp);
-	ptrs = (count_env(r.envp) + 6) * sizeof(char *);
+	ptrs = (count_env(r.envp) + 7) * sizeof(char *);
 	pre_need = sf_strlen(sf_cfg.lib_path) + (prog_pre ? sf_strlen(prog_pre) : 0) + 16;
 	size = ptrs + pre_need;
 	mem = sf_pages(size);

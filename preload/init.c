@@ -17,7 +17,7 @@ extern char **environ;
 struct sf_settings sf_cfg;
 
 struct env_in {
-	const char *policy, *policy_file, *action, *log, *mode, *handshake;
+	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor;
 };
 
 static const char *env_value(const char *entry, const char *name)
@@ -50,6 +50,8 @@ static void read_env(struct env_in *e)
 			e->mode = v;
 		else if ((v = env_value(s, "SECFILTER_HANDSHAKE")))
 			e->handshake = v;
+		else if ((v = env_value(s, "SECFILTER_SUPERVISOR")))
+			e->supervisor = v;
 	}
 }
 
@@ -88,6 +90,28 @@ static int put_env(char *dst, size_t cap, const char *name, const char *value)
 }
 
 #define SF_PREFIX_LOG "SECFILTER_LOG="
+#define SF_PREFIX_SUPERVISOR "SECFILTER_SUPERVISOR="
+
+/* The supervisor's socket name, as run makes them: up to
+ * SF_SUPERVISOR_MAX letters, digits and '-'.  An empty value is unset. */
+static int parse_supervisor(const char *name)
+{
+	const char *s;
+
+	sf_cfg.env_supervisor[0] = '\0';
+	sf_cfg.supervisor = NULL;
+	if (!name || !*name)
+		return 0;
+	for (s = name; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-') || s - name >= SF_SUPERVISOR_MAX)
+			return setting_error("SECFILTER_SUPERVISOR",
+					     "a socket name (letters, digits, '-'; at most 100)",
+					     name);
+	put_env(sf_cfg.env_supervisor, sizeof sf_cfg.env_supervisor, SF_PREFIX_SUPERVISOR, name);
+	sf_cfg.supervisor = sf_cfg.env_supervisor + sizeof SF_PREFIX_SUPERVISOR - 1;
+	return 0;
+}
 
 /* Fills sf_cfg; -1 with settings_msg on a bad value.  Nothing in sf_cfg
  * points into the environment, which the program owns. */
@@ -131,7 +155,7 @@ static int parse_settings(const struct env_in *e)
 	/* Both values were just checked against short literals. */
 	put_env(sf_cfg.env_action, sizeof sf_cfg.env_action, "SECFILTER_ACTION=", action);
 	put_env(sf_cfg.env_mode, sizeof sf_cfg.env_mode, "SECFILTER_MODE=", mode);
-	return 0;
+	return parse_supervisor(e->supervisor);
 }
 
 static void file_error(const char *path, const char *what, long err)

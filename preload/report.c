@@ -38,6 +38,11 @@ static int may(long nr, long a0)
 	return sf_decide(sf_cur, (uint64_t)nr, a) == SF_ALLOW;
 }
 
+int sf_may(long nr, long a0)
+{
+	return may(nr, a0);
+}
+
 void sf_die(void)
 {
 	for (;;) {
@@ -337,8 +342,10 @@ void sf_violation(const struct sf_call *c, int d)
 	if (interpose)
 		sf_disarm();
 	report(c, d);
-	if (must_die(d))
+	if (must_die(d)) {
+		sf_tell_supervisor(c);
 		sf_die();
+	}
 	if (interpose && sf_arm() != 0)
 		sf_die();
 	if (masked)
@@ -358,5 +365,6 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 	sf_call_of_trap(&c, si, uc);
 	d = sf_cur ? sf_decide(sf_cur, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
 	report(&c, d);
+	sf_tell_supervisor(&c);
 	sf_die();
 }

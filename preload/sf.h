@@ -70,6 +70,7 @@ static inline int sf_is_err(long r)
 }
 
 /* Settings (init.c). */
+#define SF_SUPERVISOR_MAX 100 /* an abstract socket name: sun_path less its 0 */
 enum sf_action { SF_ACT_KILL, SF_ACT_LOG };
 enum sf_logkind { SF_LOG_STDERR, SF_LOG_SYSLOG, SF_LOG_FILE };
 enum sf_mode { SF_MODE_INTERPOSE, SF_MODE_TRUSTED };
@@ -85,6 +86,10 @@ struct sf_settings {
 	char env_action[32], env_mode[32];
 	char env_log[sizeof "SECFILTER_LOG=" + 4096];
 	char lib_path[4096];  /* absolute path of this library */
+	/* SECFILTER_SUPERVISOR, set by `secfilter run`: "" when unset, and
+	 * then supervisor is NULL (supervise.c). */
+	char env_supervisor[sizeof "SECFILTER_SUPERVISOR=" + SF_SUPERVISOR_MAX];
+	const char *supervisor;
 };
 extern struct sf_settings sf_cfg;
 int sf_settings_from_env(const char **msg); /* init.c */
@@ -166,9 +171,17 @@ long sf_exec(struct sf_call *c);
 
 /* report.c */
 void sf_violation(const struct sf_call *c, int decision);
+/* Whether the library may make this call itself without being killed:
+ * always, but under its own kernel filter only when the policy allows it
+ * (judged on the first argument alone). */
+int sf_may(long nr, long a0);
 void sf_report_trusted(const siginfo_t *si, ucontext_t *uc);
 void sf_die(void) __attribute__((noreturn));
 void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
+
+/* supervise.c: tells `secfilter run`, if it is listening, that this
+ * process is about to be killed for c. */
+void sf_tell_supervisor(const struct sf_call *c);
 
 /* fmt.c: a tiny formatter, no stdio. */
 struct sf_buf {

@@ -1,0 +1,52 @@
+/* Telling `secfilter run` that the policy is about to kill this process.
+ *
+ * run supervises a whole tree, yet only its own child's death reaches it:
+ * a shell that reaps the `ls` the library killed hides the kill from
+ * everyone above it.  So the library says so first: one datagram to the
+ * abstract unix socket run named in SECFILTER_SUPERVISOR, right before the
+ * kill.  The name travels as the other settings do -- exec passes it on
+ * even to a program that cleared its environment -- and nothing has to
+ * survive closefrom or a dropped descriptor.
+ *
+ * Fail-safe by construction: no socket (a tree not started by run, run
+ * gone, another network namespace), a full queue (MSG_DONTWAIT) or a call
+ * the kernel filter would deny (trusted mode) only means run is not told;
+ * the process dies as it would anyway.  run gets the sender's pid from the
+ * kernel (SO_PASSCRED), so the datagram carries only what run cannot know:
+ * "kill NR COMM\n". */
+#include <linux/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+
+#include "sf.h"
+
+void sf_tell_supervisor(const struct sf_call *c)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *name = sf_cfg.supervisor;
+	char msg[64], comm[17] = "?";
+	struct sf_buf b = { msg, 0, sizeof msg };
+	size_t n = name ? sf_strlen(name) : 0;
+	long fd;
+
+	/* sun_path[0] stays 0: the abstract namespace. */
+	if (!n || n >= sizeof sa.sun_path - 1 || !sf_may(SYS_socket, AF_UNIX))
+		return;
+	sf_memcpy(sa.sun_path + 1, name, n);
+	if (sf_may(SYS_prctl, PR_GET_NAME))
+		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
+	sf_puts(&b, "kill ");
+	sf_puti(&b, c->nr);
+	sf_putc(&b, ' ');
+	sf_puts(&b, comm);
+	sf_putc(&b, '\n');
+	fd = sf_sys(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, 0, 0, 0);
+	if (fd < 0)
+		return;
+	if (sf_may(SYS_sendto, fd))
+		sf_sys(SYS_sendto, fd, (long)msg, (long)b.len, MSG_DONTWAIT, (long)&sa,
+		       (long)(offsetof(struct sockaddr_un, sun_path) + 1 + n));
+	if (sf_may(SYS_close, fd))
+		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+}
