@@ -22,19 +22,39 @@
  *
  * When PROG dies of SIGSYS (a kernel filter, ours or one the library
  * installed for an exec'd static binary) run prints the diagnostic line of
- * SPEC §3 from the kernel's audit record. */
+ * SPEC §3 from the kernel's audit record.
+ *
+ * run supervises the whole tree, but wait() shows it only PROG: a shell
+ * that reaps the `ls` the policy killed hides that kill from its own
+ * parent.  So in interposition mode the library tells run itself, right
+ * before it kills a process: run binds an abstract unix datagram socket
+ * (a random name, passed in SECFILTER_SUPERVISOR, which the library passes
+ * on across exec like its other settings) and the kernel stamps each
+ * datagram with the sender's pid (SO_PASSCRED).  Every kill sent before
+ * PROG's exit is queued by the time run sees PROG gone; run drains the
+ * socket while it waits, names the killed processes at the end, and exits
+ * with EX_SF_TREE_KILLED when PROG itself exited 0.  A kernel filter's kill
+ * (trusted mode, static programs) tells nobody but the process's parent
+ * and a rate-limited audit log without a tree to match it to: run knows of
+ * PROG's own only. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/ptrace.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bpf.h"
@@ -59,10 +79,18 @@ static const char usage[] =
 	"--trusted and --log; SECFILTER_LIBRARY names the library.\n"
 	"Exit status: PROG's (128+N when killed by signal N: 137 for a violation in\n"
 	"interposition mode, 159 in trusted mode), or 1 invalid policy, 2 usage,\n"
+	"123 PROG exited 0 but the policy killed another process of its tree,\n"
 	"125 secfilter failed or could not make the policy hold, 126 PROG cannot\n"
 	"be executed, 127 PROG not found.\n";
 
 enum mode { MODE_AUTO, MODE_TRUSTED, MODE_INTERPOSE };
+
+/* A process of the tree the policy killed. */
+struct kill {
+	pid_t pid;
+	long nr;       /* the syscall, or -1 when unknown */
+	char comm[17];
+};
 
 struct run {
 	const char *file, *expr;
@@ -82,6 +110,10 @@ struct run {
 	char *library;     /* interposition */
 	int hs[2];         /* interposition: handshake pipe */
 	int kmsg;          /* /dev/kmsg, or -errno */
+	int sup;           /* interposition: the supervisor socket, or -1 */
+	char sup_name[64];
+	struct kill *kills;
+	size_t nkills, kills_cap;
 	pid_t pid;
 };
 
@@ -278,6 +310,7 @@ static int prepare_library(struct run *r)
 		tool_perr("run: pipe");
 		return EX_SF_FAIL;
 	}
+	listen_for_kills(r);
 	return 0;
 }
 
@@ -305,6 +338,7 @@ static char **interpose_env(const struct run *r, size_t *own)
 	static const char *const drop[] = {
 		"LD_PRELOAD", "SECFILTER_POLICY", "SECFILTER_POLICY_FILE",
 		"SECFILTER_ACTION", "SECFILTER_MODE", "SECFILTER_HANDSHAKE",
+		"SECFILTER_SUPERVISOR",
 	};
 	const char *old = getenv("LD_PRELOAD");
 	size_t n = 0, k = 0, i;
@@ -312,7 +346,7 @@ static char **interpose_env(const struct run *r, size_t *own)
 
 	while (environ[n])
 		n++;
-	env = xmalloc((n + 8) * sizeof(*env));
+	env = xmalloc((n + 9) * sizeof(*env));
 	for (i = 0; i < n; i++) {
 		size_t d;
 		for (d = 0; d < sizeof(drop) / sizeof(drop[0]); d++)
@@ -332,6 +366,8 @@ static char **interpose_env(const struct run *r, size_t *own)
 		env[k++] = env_entry("SECFILTER_ACTION", "log", "", "");
 	snprintf(fd, sizeof(fd), "%d", r->hs[1]);
 	env[k++] = env_entry("SECFILTER_HANDSHAKE", fd, "", "");
+	if (r->sup_name[0])
+		env[k++] = env_entry("SECFILTER_SUPERVISOR", r->sup_name, "", "");
 	env[k] = NULL;
 	return env;
 }
@@ -384,6 +420,90 @@ static void dead_comm(const struct run *r, pid_t pid, char *comm, size_t cap)
 	snprintf(comm, cap < 16 ? cap : 16, "%s", base ? base + 1 : r->path);
 }
 
+static void add_kill(struct run *r, pid_t pid, long nr, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < r->nkills; i++)
+		if (r->kills[i].pid == pid) /* two threads reported at once */
+			return;
+	if (r->nkills == r->kills_cap) {
+		struct kill *k;
+		r->kills_cap = r->kills_cap ? 2 * r->kills_cap : 16;
+		k = realloc(r->kills, r->kills_cap * sizeof(*k));
+		if (!k) {
+			tool_err("out of memory");
+			exit(EX_SF_FAIL);
+		}
+		r->kills = k;
+	}
+	r->kills[r->nkills].pid = pid;
+	r->kills[r->nkills].nr = nr;
+	snprintf(r->kills[r->nkills].comm, sizeof(r->kills[0].comm), "%s", comm);
+	r->nkills++;
+}
+
+/* Reads what the library sent: "kill NR COMM\n", the sender's pid from
+ * the kernel.  Other kinds of message are for later versions. */
+static void drain_kills(struct run *r)
+{
+	char buf[256], ctl[CMSG_SPACE(sizeof(struct ucred))], comm[17];
+	struct iovec iov = { buf, sizeof(buf) - 1 };
+	struct msghdr mh;
+	struct cmsghdr *cm;
+	ssize_t n;
+	pid_t pid;
+	long nr;
+
+	while (r->sup >= 0) {
+		memset(&mh, 0, sizeof(mh));
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = ctl;
+		mh.msg_controllen = sizeof(ctl);
+		n = recvmsg(r->sup, &mh, MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return;
+		buf[n] = '\0';
+		pid = 0;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_CREDENTIALS) {
+				struct ucred uc;
+				memcpy(&uc, CMSG_DATA(cm), sizeof(uc));
+				pid = uc.pid;
+			}
+		/* pid 0: a sender outside our PID namespace. */
+		if (pid > 0 && sscanf(buf, "kill %ld %16[^\n]", &nr, comm) == 2)
+			add_kill(r, pid, nr, comm);
+	}
+}
+
+/* "secfilter: 2 processes killed by the policy: ls[1234] sys_openat, ..."
+ * when another process than PROG was killed: PROG's own death is in its
+ * status and in its report line already. */
+static void report_kills(const struct run *r)
+{
+	enum { SHOWN = 10 };
+	size_t i;
+
+	if (!r->nkills || (r->nkills == 1 && r->kills[0].pid == r->pid))
+		return;
+	fprintf(stderr, "secfilter: %zu process%s killed by the policy: ", r->nkills,
+		r->nkills == 1 ? "" : "es");
+	for (i = 0; i < r->nkills && i < SHOWN; i++) {
+		const struct kill *k = &r->kills[i];
+		const struct sf_syscall *sc = k->nr >= 0 ? sf_syscall_by_nr(k->nr) : NULL;
+
+		fprintf(stderr, "%s%s[%d] %s", i ? ", " : "", k->comm, (int)k->pid,
+			sc ? sc->entry : k->nr >= 0 ? "sys_ni_syscall" : "(system call unknown)");
+	}
+	if (r->nkills > SHOWN)
+		fprintf(stderr, ", and %zu more", r->nkills - SHOWN);
+	fputc('\n', stderr);
+}
+
 static void print_blocked(const struct seccomp_record *rec, pid_t pid)
 {
 	const struct sf_syscall *sc = NULL;
@@ -405,7 +525,7 @@ static void print_blocked(const struct seccomp_record *rec, pid_t pid)
 
 /* PROG died of SIGSYS: name the syscall from the kernel's audit record, or
  * say why that is not possible. */
-static void report_sigsys(const struct run *r, pid_t pid, const char *comm)
+static void report_sigsys(struct run *r, pid_t pid, const char *comm)
 {
 	struct seccomp_record rec;
 	int e = r->kmsg;
@@ -417,9 +537,12 @@ static void report_sigsys(const struct run *r, pid_t pid, const char *comm)
 				      1000, &rec);
 		if (e == 0) {
 			print_blocked(&rec, pid);
+			add_kill(r, pid, rec.arch == AUDIT_ARCH_X86_64 ? rec.syscall : -1,
+				 rec.comm);
 			return;
 		}
 	}
+	add_kill(r, pid, -1, comm);
 	if (e == -ETIMEDOUT)
 		fprintf(stderr, "%s[%d]: killed by signal %d (SIGSYS): a kernel filter blocked a "
 			"system call; the kernel log has no audit record of which "
@@ -565,12 +688,42 @@ static int spawn_failed(const struct run *r, int errfd, int status)
 	return status_to_exit(status); /* a forwarded signal killed it */
 }
 
+/* Until PROG has exited, reads the kills the library reports as they
+ * come (the socket's queue is not endless).  Without a pidfd (before
+ * Linux 5.3) the queue is read once PROG is gone. */
+static void await_exit(struct run *r)
+{
+	struct pollfd p[2];
+	int pidfd;
+
+	if (r->sup < 0)
+		return;
+	pidfd = (int)syscall(SYS_pidfd_open, r->pid, 0);
+	if (pidfd < 0)
+		return;
+	p[0].fd = pidfd;
+	p[1].fd = r->sup;
+	p[0].events = p[1].events = POLLIN;
+	for (;;) {
+		int n = poll(p, 2, -1);
+
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0 && (p[1].revents & POLLIN))
+			drain_kills(r);
+		if (n > 0 && p[0].revents)
+			break;
+	}
+	close(pidfd);
+}
+
 static int wait_prog(struct run *r)
 {
 	char comm[64] = "";
 	siginfo_t si;
 	int st;
 
+	await_exit(r);
 	/* Waited for without reaping first, so that a SIGSYS death can be
 	 * reported under the name of the program that died. */
 	memset(&si, 0, sizeof(si));
@@ -591,6 +744,13 @@ static int wait_prog(struct run *r)
 	}
 	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
 		report_sigsys(r, r->pid, comm);
+	/* Whatever a process of the tree sent before PROG's exit is queued
+	 * by now. */
+	drain_kills(r);
+	report_kills(r);
+	/* PROG exited 0, so whoever was killed was another process. */
+	if (status_to_exit(st) == 0 && r->nkills)
+		return EX_SF_TREE_KILLED;
 	return status_to_exit(st);
 }
 
@@ -694,6 +854,9 @@ static void release(struct run *r)
 		close(r->hs[0]);
 	if (r->kmsg >= 0)
 		close(r->kmsg);
+	if (r->sup >= 0)
+		close(r->sup);
+	free(r->kills);
 	if (r->policy)
 		sf_policy_free(r->policy);
 	policy_in_free(&r->in);
@@ -712,6 +875,7 @@ int cmd_run(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.hs[0] = r.hs[1] = -1;
 	r.kmsg = -1;
+	r.sup = -1;
 	rc = prepare(&r, argc, argv);
 	if (rc == 0) {
 		/* Opened before PROG starts, at the log's end: only records

@@ -21,6 +21,8 @@ enum {
 	EX_SF_OK = 0,
 	EX_SF_POLICY = 1,   /* invalid or unreadable policy; show: not filtered */
 	EX_SF_USAGE = 2,
+	EX_SF_TREE_KILLED = 123, /* run: PROG exited 0, another process of its
+				  * tree was killed by the policy */
 	EX_SF_FAIL = 125,   /* secfilter itself failed */
 	EX_SF_NOEXEC = 126, /* PROG cannot be executed */
 	EX_SF_NOTFOUND = 127,
@@ -122,10 +124,11 @@ char **shell_argv(const char *path, char *const *argv);
  * killed by signal N. */
 int status_to_exit(int status);
 
-/* Signals run and learn pass on to their child while they wait (0: to
- * no one, once the child is reaped and its pid may be another's). */
+/* Makes run and learn pass on to their child every signal another process
+ * sends them (all but SIGKILL and SIGSTOP) while they wait; child 0: to no one, once the child is reaped and its
+ * pid may be another's.  See util.c for the signals that are not passed. */
 void forward_signals_to(pid_t child);
-/* Their default actions again. */
+/* The dispositions they had before. */
 void forward_signals_reset(void);
 
 #endif
