@@ -45,9 +45,13 @@ static void __attribute__((noreturn)) spawn_child(const struct spawn *s, int efd
 {
 	struct spawn_fail f = { SPAWN_SETUP, 0 };
 
-	/* Until the tracer has set PTRACE_O_EXITKILL nothing else ties our
-	 * life to it: without this, a secfilter killed right now would leave
-	 * a child that goes on to exec PROG untraced and unfiltered. */
+	/* Our life is tied to the tracer's for good: until it has set
+	 * PTRACE_O_EXITKILL, a secfilter killed right now would leave a child
+	 * that goes on to exec PROG untraced and unfiltered; after it has
+	 * let PROG go, PROG must not run on without the secfilter that
+	 * supervises it, even one killed by SIGKILL.  The death signal
+	 * outlives the exec (with no_new_privs, which run sets, a set-ID PROG
+	 * does not clear it); PROG clears it if it changes its own ids. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		goto fail;
 	if (getppid() != parent) {
@@ -61,9 +65,6 @@ static void __attribute__((noreturn)) spawn_child(const struct spawn *s, int efd
 	if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
 		goto fail;
 	raise(SIGSTOP);
-	/* EXITKILL holds from here; a death signal would outlive the exec
-	 * and tie PROG's life to ours after we detach. */
-	prctl(PR_SET_PDEATHSIG, 0);
 	execve(s->path, s->argv, s->envp);
 	f.stage = SPAWN_EXEC;
 fail:

@@ -29,8 +29,9 @@ struct spawn_fail {
 enum { SPAWN_NONE, SPAWN_SETUP, SPAWN_EXEC };
 
 /* Forks a child that places itself under our ptrace and stops before its
- * execve.  The child is killed if we die at any point (PDEATHSIG until the
- * options are set, then PTRACE_O_EXITKILL).  Returns its pid, stopped, with
+ * execve.  The child is killed if we die, at any point and after we let it
+ * go too (a death signal, SIGKILL; and PTRACE_O_EXITKILL while traced).
+ * Returns its pid, stopped, with
  * *errfd the read end of the pipe that reports a failed exec; or -1. */
 pid_t trace_spawn(const struct spawn *s, int *errfd);
 

@@ -197,37 +197,99 @@ int status_to_exit(int status)
 
 static volatile pid_t forward_pid;
 
-/* A signal the terminal generated (si_code SI_KERNEL) already reached the
- * child, which shares our process group; passing it on would deliver it
- * twice.  Only signals some process sent to us alone are forwarded. */
-static void forward(int sig, siginfo_t *si, void *ctx)
+/* The signals a user can send, all but SIGKILL and SIGSTOP: 1..31 and the
+ * real-time ones glibc leaves to programs. */
+#define SIG_LAST 64
+static struct sigaction saved[SIG_LAST + 1];
+static unsigned char caught[SIG_LAST + 1];
+
+static int is_stop(int sig)
 {
-	(void)ctx;
-	if (forward_pid > 0 && si->si_code <= 0)
-		kill(forward_pid, sig);
+	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static int is_fault(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+	       sig == SIGTRAP || sig == SIGSYS;
+}
+
+/* Stops this process with sig's own default action (so that a shell sees
+ * the job stopped by SIGTSTP), until a SIGCONT. */
+static void stop_self(int sig)
+{
+	struct sigaction dfl, mine;
+	sigset_t set;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, &mine);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL); /* the handler's mask is restored on return */
+	raise(sig);
+	sigaction(sig, &mine, NULL);
+}
+
+/* A signal some other process sent us (si_code <= 0) is passed on, with
+ * its value when it was queued.  The others are ours alone: the terminal's
+ * (SI_KERNEL) already reached the child, which shares our process group;
+ * a SIGCHLD, SIGIO or timer is about us; our own SIGPIPE (a write to a
+ * closed stderr) is dropped, the write fails instead.  A stop signal also
+ * stops us, as a shell's job control expects, and a fault of our own is
+ * let kill us (the child has a death signal: it goes too). */
+static void forward(int sig, siginfo_t *si, void *ctx)
+{
+	int e = errno;
+	pid_t to = forward_pid;
+
+	(void)ctx;
+	if (to > 0 && si->si_code <= 0 && si->si_pid != getpid()) {
+		if (si->si_code == SI_QUEUE)
+			sigqueue(to, sig, si->si_value);
+		else
+			kill(to, sig);
+	}
+	if (is_stop(sig))
+		stop_self(sig);
+	else if (is_fault(sig) && si->si_code > 0)
+		sigaction(sig, &saved[sig], NULL); /* the instruction faults again */
+	errno = e;
+}
 
 void forward_signals_reset(void)
 {
-	unsigned i;
+	int sig;
 
 	forward_pid = 0;
-	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		signal(forwarded[i], SIG_DFL);
+	for (sig = 1; sig <= SIG_LAST; sig++)
+		if (caught[sig]) {
+			sigaction(sig, &saved[sig], NULL);
+			caught[sig] = 0;
+		}
 }
 
 void forward_signals_to(pid_t child)
 {
 	struct sigaction sa;
-	unsigned i;
+	int sig;
 
 	forward_pid = child;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = forward;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaction(forwarded[i], &sa, NULL);
+	for (sig = 1; sig <= SIG_LAST; sig++) {
+		if (caught[sig] || sig == SIGKILL || sig == SIGSTOP ||
+		    (sig > 31 && sig < SIGRTMIN))
+			continue;
+		/* Caught even when we inherited it ignored (a shell's
+		 * background job, nohup): the child inherited that too, was
+		 * started before this, and decides for itself what a signal
+		 * passed on does -- as if it had been sent to it directly. */
+		if (sigaction(sig, NULL, &saved[sig]) < 0)
+			continue;
+		if (sigaction(sig, &sa, NULL) == 0)
+			caught[sig] = 1;
+	}
 }

@@ -11,8 +11,12 @@
  *   kill SIG     send itself signal SIG
  *   exit N       exit with status N
  *   nodump       make itself not dumpable (prctl PR_SET_DUMPABLE 0)
+ *   catch FILE   catch every signal it can, create FILE, then wait for one
+ *                and write "got N" ("got N value V" for a queued one)
+ *   sigqueue PID SIG VALUE   queue SIG with VALUE to PID
  * cli_prog-static.c is the same program, linked -static. */
 #include <fcntl.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -28,6 +32,43 @@ static void *thread_main(void *arg)
 	(void)arg;
 	syscall(SYS_getgid);
 	return NULL;
+}
+
+static volatile sig_atomic_t got_sig;
+static volatile int got_value, got_queued;
+
+static void on_signal(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (!got_sig) {
+		got_queued = si->si_code == SI_QUEUE;
+		got_value = si->si_value.sival_int;
+		got_sig = sig;
+	}
+}
+
+static void catch_all(const char *ready)
+{
+	struct sigaction sa;
+	char line[64];
+	int sig, fd;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL); /* KILL, STOP, glibc's own: refused */
+	fd = open(ready, O_WRONLY | O_CREAT, 0644);
+	if (fd >= 0)
+		close(fd);
+	while (!got_sig)
+		pause();
+	if (got_queued)
+		snprintf(line, sizeof(line), "got %d value %d", (int)got_sig, got_value);
+	else
+		snprintf(line, sizeof(line), "got %d", (int)got_sig);
+	if (write(1, line, strlen(line)) < 0 || write(1, "\n", 1) < 0)
+		_exit(99);
 }
 
 static void say(const char *s)
@@ -79,6 +120,14 @@ int main(int argc, char **argv)
 			_exit(atoi(v));
 		} else if (strcmp(a, "nodump") == 0) {
 			prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+		} else if (strcmp(a, "catch") == 0) {
+			catch_all(v);
+			i++;
+		} else if (strcmp(a, "sigqueue") == 0 && i + 3 < argc) {
+			union sigval val = { .sival_int = atoi(argv[i + 3]) };
+			if (sigqueue(atoi(v), atoi(argv[i + 2]), val) < 0)
+				return 3;
+			i += 3;
 		} else {
 			say("cli_prog: unknown action");
 			return 2;
