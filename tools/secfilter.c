@@ -30,7 +30,8 @@ static void help(FILE *out)
 		fprintf(out, "  secfilter %s\n", commands[i].synopsis);
 	fputs("\n'secfilter COMMAND --help' describes a command; secfilter(1) has it all.\n"
 	      "Exit status: 0 success, 1 invalid policy, 2 usage, 125 secfilter failed,\n"
-	      "126 cannot execute, 127 not found; run and learn exit with PROG's status.\n",
+	      "126 cannot execute, 127 not found; run and learn exit with PROG's status,\n"
+	      "run with 123 when PROG exited 0 but the policy killed a process of its tree.\n",
 	      out);
 }
 

@@ -24,10 +24,10 @@ for c in check run show compile learn syscalls; do
 	done
 done
 for v in SECFILTER_POLICY SECFILTER_POLICY_FILE SECFILTER_ACTION SECFILTER_LOG \
-	 SECFILTER_MODE SECFILTER_LIBRARY; do
+	 SECFILTER_MODE SECFILTER_LIBRARY SECFILTER_SUPERVISOR; do
 	expect_grep "^ +$v\$" one
 done
-for s in 0 1 2 125 126 127; do
+for s in 0 1 2 123 125 126 127; do
 	expect_grep "^ +$s +" one
 done
 exit 0
