@@ -55,6 +55,14 @@ _secfilter_is_arg()
 	[[ -n $(_secfilter_long "$1" "$2" "$p") ]]
 }
 
+# _secfilter_argname BIN CMD OPT: what CMD's help calls OPT's argument
+# ("--policy=FILE": FILE).
+_secfilter_argname()
+{
+	"$1" "$2" --help 2> /dev/null |
+		sed -n "s/^  *\(-[A-Za-z], \)\{0,1\}$3=\([A-Z]*\).*/\2/p" | head -1
+}
+
 # _secfilter_values BIN CMD OPT: the values "OPT=a|b|c" lists in CMD's Usage.
 _secfilter_values()
 {
@@ -152,8 +160,10 @@ _secfilter()
 		vals=$(_secfilter_values "$bin" "$cmd" "$o")
 		if [[ -n $vals ]]; then
 			COMPREPLY=($(compgen -W "$vals" -- "$cur"))
-		elif [[ $o == --policy || $o == --output ]]; then
-			_secfilter_files "$cur"
+		else
+			case $(_secfilter_argname "$bin" "$cmd" "$o") in
+			FILE | OUT | PATH | DIR) _secfilter_files "$cur" ;;
+			esac
 		fi
 		return 0
 	fi

@@ -64,6 +64,10 @@ offers run -p po '=>' pol.conf
 offers run --policy = po '=>' pol.conf
 offers compile -o ot '=>' other.txt
 offers check -q po '=>' pol.conf
+offers learn -o ot '=>' other.txt
+# a TEXT is not a file
+comp run -e po > got
+grep -q . got && fail "run -e offers: $(cat got)"
 comp run -e '*: 1' -p '' > got
 expect_grep '^pol.conf$' got
 # the syscall table's names
