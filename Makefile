@@ -28,7 +28,7 @@ HOST_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
 	-fno-stack-protector -ftls-model=initial-exec
 
-GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c
+GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c
 FILTER_SRC := $(filter-out filter/mem-libc.c,$(wildcard filter/*.c))
 PRELOAD_SRC := $(wildcard preload/*.c) $(wildcard preload/*.S) $(B)/gen/wrappers.c
 TOOL_SRC := $(wildcard tools/*.c)
@@ -68,6 +68,10 @@ $(B)/gen/consts_data.c: syscalls/x86_64/constants.tbl syscalls/gen-consts.awk
 	@mkdir -p $(@D)
 	LC_ALL=C sort -k1,1 -s $< | awk -f syscalls/gen-consts.awk > $@.tmp && mv $@.tmp $@
 
+$(B)/gen/errno_data.c: syscalls/x86_64/errno.tbl syscalls/gen-errno.awk
+	@mkdir -p $(@D)
+	awk -f syscalls/gen-errno.awk $< > $@.tmp && mv $@.tmp $@
+
 # References for tests/unit/test_systab.c from the build machine's headers:
 # every __NR_* its <asm/unistd_64.h> defines, and a check of each table
 # constant against whatever header also defines it.
@@ -81,7 +85,11 @@ $(B)/gen/consts_check.h: syscalls/x86_64/constants.tbl syscalls/gen-constcheck.a
 	@mkdir -p $(@D)
 	awk -f syscalls/gen-constcheck.awk $< > $@.tmp && mv $@.tmp $@
 
-$(B)/tests/test_systab: $(B)/gen/unistd_list.h $(B)/gen/consts_check.h
+$(B)/gen/errno_check.h: syscalls/x86_64/errno.tbl syscalls/gen-constcheck.awk
+	@mkdir -p $(@D)
+	awk -f syscalls/gen-constcheck.awk $< > $@.tmp && mv $@.tmp $@
+
+$(B)/tests/test_systab: $(B)/gen/unistd_list.h $(B)/gen/consts_check.h $(B)/gen/errno_check.h
 
 $(B)/gen/wrappers.c: preload/wrappers.tbl preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl
 	@mkdir -p $(@D)

@@ -1,5 +1,5 @@
 /* Lookups over the generated tables (build/gen/systab_data.c,
- * build/gen/consts_data.c). */
+ * consts_data.c, errno_data.c). */
 #include <string.h>
 
 #include "systab.h"
@@ -90,4 +90,22 @@ const struct sf_const *sf_const_lookup(const char *name, size_t len)
 			hi = mid;
 	}
 	return NULL;
+}
+
+extern const char *const sf_errno_names[];
+extern const unsigned sf_errno_top;
+
+const struct sf_errno *sf_errno_lookup(const char *name, size_t len)
+{
+	unsigned i;
+
+	for (i = 0; i < sf_errno_count; i++)
+		if (name_is(sf_errnos[i].name, name, len))
+			return &sf_errnos[i];
+	return NULL;
+}
+
+const char *sf_errno_name(unsigned e)
+{
+	return e <= sf_errno_top ? sf_errno_names[e] : NULL;
 }

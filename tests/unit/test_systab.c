@@ -7,6 +7,7 @@
  * redefine glibc's structs (<linux/fcntl.h>, <linux/time.h> and
  * <linux/pidfd.h> do, so their names are checked through glibc only or
  * not at all). */
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -489,6 +490,42 @@ static void test_const_lookup(void **state)
 	assert_null(sf_const_lookup(buf, 5));
 }
 
+/* Every row of errno.tbl as <errno.h> defines it (the table would be
+ * wrong where they differ), and every errno.h name in the table. */
+static void test_errnos_match_headers(void **state)
+{
+	unsigned i, named = 0;
+
+	(void)state;
+	checked = mismatched = 0;
+#define SF_CONST_CHECK(name, value) check_const(#name, (uint64_t)(name), (value));
+#include "errno_check.h"
+#undef SF_CONST_CHECK
+	assert_int_equal(mismatched, 0);
+	assert_int_equal(checked, sf_errno_count);
+	for (i = 1; i <= SF_ERRNO_MAX; i++) {
+		const char *name = sf_errno_name(i), *msg = strerror((int)i);
+		if (!name)
+			continue;
+		named++;
+		assert_int_equal(sf_errno_lookup(name, strlen(name))->value, i);
+		if (strncmp(msg, "Unknown error", 13) == 0)
+			fail_msg("%s (%u) is not an error libc knows", name, i);
+	}
+	assert_int_equal(named, 133 - 2); /* 41 and 58 are unused */
+	assert_string_equal(sf_errno_name(11), "EAGAIN");
+	assert_string_equal(sf_errno_name(35), "EDEADLK");
+	assert_string_equal(sf_errno_name(95), "EOPNOTSUPP");
+	assert_int_equal(sf_errno_lookup("EWOULDBLOCK", 11)->value, 11);
+	assert_int_equal(sf_errno_lookup("ENOTSUP", 7)->value, 95);
+	assert_int_equal(sf_errno_lookup("EPERMX", 5)->value, 1); /* a prefix of the text */
+	assert_null(sf_errno_lookup("EPERMX", 6));
+	assert_null(sf_errno_lookup("eperm", 5));
+	assert_null(sf_errno_name(0));
+	assert_null(sf_errno_name(41));
+	assert_null(sf_errno_name(4095));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_arg_types),
 		cmocka_unit_test(test_consts_match_headers),
 		cmocka_unit_test(test_const_lookup),
+		cmocka_unit_test(test_errnos_match_headers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

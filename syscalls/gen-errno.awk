@@ -1,0 +1,42 @@
+# Generates the C error-number table from syscalls/x86_64/errno.tbl: the
+# rows as they are (for lookups by name), and the canonical name of each
+# number (its first row) for the printer.  Refuses bad names, numbers
+# outside 1..4095, a name twice, and an alias before its number's row.
+BEGIN {
+	print "/* Generated from syscalls/x86_64/errno.tbl by syscalls/gen-errno.awk. Do not edit. */"
+	print "#include \"systab.h\""
+	print ""
+	print "const struct sf_errno sf_errnos[] = {"
+	n = 0; top = 0
+}
+function fail(msg) {
+	printf "errno.tbl:%d: %s\n", FNR, msg > "/dev/stderr"
+	failed = 1
+	exit 1
+}
+/^[ \t]*#[ \t]*aliases/ { aliases = 1; next }
+/^[ \t]*(#|$)/ { next }
+{
+	if (NF != 2 || $1 !~ /^E[A-Z0-9]+$/) fail("bad row '" $0 "' (expected NAME number)")
+	if ($2 !~ /^[0-9]+$/ || $2 + 0 < 1 || $2 + 0 > 4095) fail("bad number for " $1 ": '" $2 "' (1..4095)")
+	if ($1 in seen) fail("duplicate name " $1)
+	seen[$1] = 1
+	v = $2 + 0
+	if (aliases && !(v in canon)) fail("alias " $1 " of " v ", which has no row above")
+	if (!aliases && (v in canon)) fail(v " has a row already (" canon[v] "): list " $1 " under '# aliases'")
+	if (!(v in canon)) canon[v] = $1
+	if (v > top) top = v
+	printf "\t{ \"%s\", %d },\n", $1, v
+	n++
+}
+END {
+	if (failed) exit 1
+	print "};"
+	printf "const unsigned sf_errno_count = %d;\n\n", n
+	printf "const char *const sf_errno_names[%d] = {\n", top + 1
+	for (v = 1; v <= top; v++)
+		if (v in canon)
+			printf "\t[%d] = \"%s\",\n", v, canon[v]
+	print "};"
+	printf "const unsigned sf_errno_top = %d;\n", top
+}
