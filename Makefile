@@ -28,7 +28,8 @@ HOST_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
 	-fno-stack-protector -ftls-model=initial-exec
 
-GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c
+GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c \
+	$(B)/gen/groups_data.c
 FILTER_SRC := $(filter-out filter/mem-libc.c,$(wildcard filter/*.c))
 PRELOAD_SRC := $(wildcard preload/*.c) $(wildcard preload/*.S) $(B)/gen/wrappers.c
 TOOL_SRC := $(wildcard tools/*.c)
@@ -71,6 +72,10 @@ $(B)/gen/consts_data.c: syscalls/x86_64/constants.tbl syscalls/gen-consts.awk
 $(B)/gen/errno_data.c: syscalls/x86_64/errno.tbl syscalls/gen-errno.awk
 	@mkdir -p $(@D)
 	awk -f syscalls/gen-errno.awk $< > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/groups_data.c: syscalls/systemd-groups.txt syscalls/gen-groups.awk syscalls/x86_64/syscalls.tbl
+	@mkdir -p $(@D)
+	awk -f syscalls/gen-groups.awk syscalls/x86_64/syscalls.tbl $< > $@.tmp && mv $@.tmp $@
 
 # References for tests/unit/test_systab.c from the build machine's headers:
 # every __NR_* its <asm/unistd_64.h> defines, and a check of each table

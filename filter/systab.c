@@ -1,5 +1,5 @@
 /* Lookups over the generated tables (build/gen/systab_data.c,
- * consts_data.c, errno_data.c). */
+ * consts_data.c, errno_data.c, groups_data.c). */
 #include <string.h>
 
 #include "systab.h"
@@ -108,4 +108,14 @@ const struct sf_errno *sf_errno_lookup(const char *name, size_t len)
 const char *sf_errno_name(unsigned e)
 {
 	return e <= sf_errno_top ? sf_errno_names[e] : NULL;
+}
+
+const struct sf_group *sf_group_lookup(const char *name, size_t len)
+{
+	unsigned i;
+
+	for (i = 0; i < sf_group_count; i++)
+		if (name_is(sf_groups[i].name, name, len))
+			return &sf_groups[i];
+	return NULL;
 }
