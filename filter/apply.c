@@ -1,5 +1,6 @@
-/* Applying a parsed policy on top of the current one (SPEC §2 "Meaning"),
- * then freezing the result into one immutable block.
+/* Applying a parsed policy on top of the current one (SPEC §2 "Meaning",
+ * with the actions of language v2), then freezing the result into one
+ * immutable block.
  *
  * The work happens on a scratch copy of the state (S, F, pending); the old
  * block is never touched, so a failing rule changes nothing: whole or not
@@ -19,15 +20,16 @@ struct scratch_filter {
 	const struct sf_node *nodes; /* the array root indexes into */
 	uint32_t root, line;
 	const char *source;
+	uint16_t fail;
 };
 
 struct scratch {
 	uint8_t pending;
+	uint16_t dflt;
 	uint8_t allowed[SF_NR_COUNT];
+	uint16_t ret[SF_NR_COUNT];
 	struct sf_vec filters[SF_NR_COUNT]; /* struct scratch_filter, F[nr] in order */
 };
-
-#define MAX_FILTERS (1u << 20)
 
 static void scratch_free(struct scratch *s)
 {
@@ -54,16 +56,19 @@ static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	s->dflt = SF_ACTION_KILL;
 	if (!cur)
 		return 0;
 	s->pending = cur->pending;
+	s->dflt = cur->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *r = &cur->sys[nr];
 		s->allowed[nr] = r->allowed;
+		s->ret[nr] = r->ret;
 		for (i = 0; i < r->nfilters; i++) {
 			const struct sf_filter *f = &cur->filters[r->first + i];
 			struct scratch_filter sf = {
-				cur->nodes, f->root, f->line, cur->strings + f->source,
+				cur->nodes, f->root, f->line, cur->strings + f->source, f->fail,
 			};
 			if ((rc = add_filter(s, nr, sf)))
 				return rc;
@@ -73,47 +78,169 @@ static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 }
 
 struct applying {
-	const char *source, *text;
-	size_t len;
 	int enforcing;
 	const struct sf_ast *ast;
 	struct sf_error *err;
 };
 
+/* ---- Narrowing: what "only reduce access" means with actions ----
+ * Once enforcing, every call must get an outcome at least as strict as
+ * before, in the order seccomp itself gives its actions when filters are
+ * stacked: running < log (runs, reported) < errno (never runs; which
+ * errno does not matter) < trap < kill.  An errno action never runs the
+ * call, but turning a kill into an errno is still widening: the program
+ * lives on where it died, and can try another call, and another. */
+enum { L_RUN, L_LOG, L_ERRNO, L_TRAP, L_KILL };
+
+static int level(unsigned action)
+{
+	switch (action) {
+	case SF_ACTION_RUN: return L_RUN;
+	case SF_ACTION_LOG: return L_LOG;
+	case SF_ACTION_TRAP: return L_TRAP;
+	case SF_ACTION_KILL: return L_KILL;
+	default: return L_ERRNO;
+	}
+}
+
+/* "kill", "return EPERM", ... */
+static const char *action_text(unsigned action, char *buf, size_t cap)
+{
+	struct sf_out o = { buf, cap, 0 };
+
+	sf_print_action(&o, action);
+	sf_out_end(&o);
+	return buf;
+}
+
 static int widening(const struct applying *a, const struct sf_rule *r,
 		    const char *what)
 {
-	sf_error_at(a->err, -EPERM, a->source, a->text, a->len, r->line, r->col,
-		    r->len, "%s: the running policy can only be narrowed", what);
+	sf_error_src(a->err, -EPERM, a->ast, r->src, r->line, r->col, r->len,
+		     "%s: the running policy can only be narrowed", what);
 	return -EPERM;
 }
 
-static int allow(struct scratch *s, const struct applying *a,
-		 const struct sf_rule *r, unsigned nr)
+static const char *sc_name(unsigned nr)
 {
-	char what[64];
+	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
 
-	if (s->allowed[nr])
-		return 0;
-	if (a->enforcing) {
-		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
-		snprintf(what, sizeof(what), "sys_%s is not in the allowed set",
-			 sc ? sc->name : "?");
-		return widening(a, r, what);
-	}
-	s->allowed[nr] = 1;
-	return 0;
+	return sc ? sc->name : "?";
 }
 
-static void remove_syscall(struct scratch *s, unsigned nr)
+/* The strictest outcome a call of nr that the policy does not let run
+ * through a filter can have: the ones its filters' else actions give. */
+static int filters_level(const struct scratch *s, unsigned nr)
 {
-	s->allowed[nr] = 0;
-	s->filters[nr].n = 0;
+	const struct scratch_filter *f = s->filters[nr].data;
+	int l = L_RUN;
+	uint32_t i;
+
+	for (i = 0; i < s->filters[nr].n; i++) {
+		int fl = level(f[i].fail ? f[i].fail : s->dflt);
+		l = fl > l ? fl : l;
+	}
+	return l;
+}
+
+/* Checks, while enforcing, that a rule on nr narrows; what the call would
+ * get afterwards is `after` for the calls the rule decides. */
+static int narrows(const struct scratch *s, const struct applying *a,
+		   const struct sf_rule *r, unsigned nr)
+{
+	char what[192], buf[32];
+	int before, after;
+
+	if (!a->enforcing)
+		return 0;
+	if (!s->allowed[nr]) {
+		/* not in S: every call gets the default action */
+		before = level(s->dflt);
+		after = r->rhs == SF_RHS_RETURN ? L_ERRNO : r->rhs == SF_RHS_REMOVE ? before : L_RUN;
+		if (after >= before)
+			return 0;
+		snprintf(what, sizeof(what), "sys_%s is not in the allowed set%s", sc_name(nr),
+			 r->rhs == SF_RHS_RETURN ? ", and `return` is weaker than the default "
+						   "action" : "");
+		return widening(a, r, what);
+	}
+	switch (r->rhs) {
+	case SF_RHS_ALLOW: case SF_RHS_EXPR:
+		/* the calls that pass its filters run */
+		if (!s->ret[nr])
+			return 0;
+		snprintf(what, sizeof(what), "sys_%s returns an error in the running policy; "
+			 "its calls would run", sc_name(nr));
+		return widening(a, r, what);
+	case SF_RHS_RETURN:
+		/* every call fails with an errno: its filters are dropped */
+		before = filters_level(s, nr);
+		if (before <= L_ERRNO)
+			return 0;
+		snprintf(what, sizeof(what), "calls of sys_%s that its filters deny would fail "
+			 "with an errno instead of being killed", sc_name(nr));
+		return widening(a, r, what);
+	default: /* SF_RHS_REMOVE: every call gets the default action */
+		before = filters_level(s, nr);
+		if (s->ret[nr] && before < L_ERRNO)
+			before = L_ERRNO;
+		after = level(s->dflt);
+		if (after >= before)
+			return 0;
+		snprintf(what, sizeof(what), "sys_%s: 0 would give calls that now fail with an "
+			 "errno the default action, %s", sc_name(nr),
+			 action_text(s->dflt, buf, sizeof(buf)));
+		return widening(a, r, what);
+	}
+}
+
+/* One rule on one syscall (SPEC §2 "Meaning", with actions):
+ *   1           in S, its calls run when they pass F[nr]
+ *   expr        the same, and expr appended to F[nr] (with its else)
+ *   return E    in S, every call fails with E: F[nr] dropped
+ *   0           out of S, F[nr] dropped */
+static int apply_one(struct scratch *s, const struct applying *a, const struct sf_rule *r,
+		     unsigned nr)
+{
+	int rc = narrows(s, a, r, nr);
+
+	if (rc)
+		return rc;
+	switch (r->rhs) {
+	case SF_RHS_REMOVE:
+		s->allowed[nr] = 0;
+		s->ret[nr] = 0;
+		s->filters[nr].n = 0;
+		return 0;
+	case SF_RHS_RETURN:
+		s->allowed[nr] = 1;
+		s->ret[nr] = r->action;
+		s->filters[nr].n = 0;
+		return 0;
+	case SF_RHS_EXPR: {
+		const struct sf_src *src = &SF_VEC_AT(&a->ast->srcs, struct sf_src, r->src);
+		struct scratch_filter f = {
+			a->ast->nodes.data, r->root, r->line, src->name, r->action,
+		};
+		if ((rc = add_filter(s, nr, f))) {
+			sf_error_src(a->err, rc, a->ast, r->src, r->line, r->col, r->len, "%s",
+				     rc == -E2BIG ? "too many filters for one syscall"
+						  : "out of memory");
+			return rc;
+		}
+	}
+		/* fall through */
+	default: /* SF_RHS_ALLOW */
+		s->allowed[nr] = 1;
+		s->ret[nr] = 0;
+		return 0;
+	}
 }
 
 static int apply_rule(struct scratch *s, const struct applying *a,
 		      const struct sf_rule *r)
 {
+	const struct sf_group *g;
 	unsigned i;
 	int rc;
 
@@ -123,33 +250,29 @@ static int apply_rule(struct scratch *s, const struct applying *a,
 			return widening(a, r, "on_next_syscall: 1 would lift the running policy");
 		s->pending = r->rhs == SF_RHS_ALLOW;
 		return 0;
-	case SF_R_ALL:
-		for (i = 0; i < sf_syscall_count; i++) {
-			unsigned nr = (unsigned)sf_syscalls[i].nr;
-			if (r->rhs == SF_RHS_REMOVE)
-				remove_syscall(s, nr);
-			else if ((rc = allow(s, a, r, nr)))
-				return rc;
+	case SF_R_DEFAULT:
+		if (a->enforcing && level(r->action) < level(s->dflt)) {
+			char what[128], b1[32], b2[32];
+			snprintf(what, sizeof(what), "default: %s is weaker than the running "
+				 "default, %s", action_text(r->action, b1, sizeof(b1)),
+				 action_text(s->dflt, b2, sizeof(b2)));
+			return widening(a, r, what);
 		}
+		s->dflt = r->action;
+		return 0;
+	case SF_R_ALL:
+		for (i = 0; i < sf_syscall_count; i++)
+			if ((rc = apply_one(s, a, r, (unsigned)sf_syscalls[i].nr)))
+				return rc;
+		return 0;
+	case SF_R_GROUP:
+		g = &sf_groups[r->nr < sf_group_count ? r->nr : 0];
+		for (i = 0; r->nr < sf_group_count && i < g->count; i++)
+			if ((rc = apply_one(s, a, r, g->nrs[i])))
+				return rc;
 		return 0;
 	default:
-		if (r->rhs == SF_RHS_REMOVE) {
-			remove_syscall(s, r->nr);
-			return 0;
-		}
-		if ((rc = allow(s, a, r, r->nr)))
-			return rc;
-		if (r->rhs == SF_RHS_EXPR) {
-			struct scratch_filter f = {
-				a->ast->nodes.data, r->root, r->line, a->source,
-			};
-			if ((rc = add_filter(s, r->nr, f)))
-				sf_error_at(a->err, rc, a->source, a->text, a->len,
-					    r->line, r->col, r->len, "%s",
-					    rc == -E2BIG ? "too many filters for one syscall"
-							 : "out of memory");
-		}
-		return 0;
+		return apply_one(s, a, r, r->nr);
 	}
 }
 
@@ -194,6 +317,7 @@ static void measure(const struct scratch *s, struct sizes *z)
 
 	memset(z, 0, sizeof(*z));
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		z->preds += s->allowed[nr] && s->ret[nr]; /* its one test (eval.h) */
 		const struct scratch_filter *f = s->filters[nr].data;
 		for (i = 0; i < s->filters[nr].n; i++) {
 			z->filters++;
@@ -257,12 +381,16 @@ static void lower_pred(const struct sf_node *n, struct sf_test *t,
 			first = v + 1, span = width - v - 1;
 		break;
 	case SF_OP_BITS:
+	case SF_OP_IN:
+		/* x & m is true when ((x - 0) & m) <= 0 is false; x in m when
+		 * (x & ~m) == 0.  For a signed 32-bit x the low word decides:
+		 * its high half copies bit 31, which ~m & width tests. */
 		t->arg = n->arg;
 		t->lo = 0;
-		t->mask = n->value & width;
+		t->mask = (n->op == SF_OP_IN ? ~n->value : n->value) & width;
 		t->span = 0;
-		t->next[1] = no;
-		t->next[0] = yes;
+		t->next[1] = n->op == SF_OP_IN ? yes : no;
+		t->next[0] = n->op == SF_OP_IN ? no : yes;
 		return;
 	}
 	t->arg = n->arg;
@@ -432,8 +560,9 @@ static void reverse_tests(struct sf_test *tests, uint32_t from, uint32_t to)
 }
 
 /* Whether tests[from, to) are a plain conjunction: each one, when true,
- * goes on to the following test (the last one: to SF_ALLOW), and denies
- * when false.  Then eval.h can run them all without following exits. */
+ * goes on to the following test (the last one: to SF_ALLOW), and names
+ * a filter when false.  Then eval.h can run them all without following
+ * exits. */
 static uint8_t conjunction(struct sf_test *tests, uint32_t from, uint32_t to)
 {
 	uint32_t a;
@@ -443,14 +572,16 @@ static uint8_t conjunction(struct sf_test *tests, uint32_t from, uint32_t to)
 	for (a = from; a < to; a++) {
 		struct sf_test *t = &tests[a];
 		int32_t on = a + 1 < to ? (int32_t)a + 1 : SF_ALLOW;
-		if (t->next[1] != on || t->next[0] >= SF_ALLOW)
+		if (t->next[1] != on || t->next[0] > SF_FILTER_EXIT(0))
 			return 0;
 	}
 	return (uint8_t)(to - from);
 }
 
 /* The filters of one syscall as one chain: each one's success leads to the
- * next, the last to SF_ALLOW; a failure names its filter. */
+ * next, the last to SF_ALLOW; a failure names its filter (-(4+k)).  A
+ * syscall with `return E` has no filters: its chain is one test that is
+ * always true (mask 0) and exits to SF_RETURN. */
 static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
 			  struct sf_node *nodes, struct sf_test *tests,
 			  struct sf_sysrule *r)
@@ -459,9 +590,17 @@ static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
 	uint32_t from = p->ntests, nt = p->ntests;
 	int k;
 
+	if (r->allowed && r->ret) {
+		tests[nt] = (struct sf_test){ .next = { SF_RETURN, SF_RETURN }, .fall = 2 };
+		r->test = nt;
+		r->chain = 1;
+		p->ntests = nt + 1;
+		return;
+	}
+	r->chain = r->allowed && r->nfilters;
 	for (k = r->nfilters - 1; k >= 0; k--) {
 		struct sf_filter *f = &filters[r->first + (uint32_t)k];
-		int32_t no = -(int32_t)(r->first + (uint32_t)k) - 2;
+		int32_t no = SF_FILTER_EXIT(r->first + (uint32_t)k);
 		f->test = (uint32_t)lower(nodes, f->root, tests, &nt, yes, no);
 		yes = (int32_t)f->test;
 	}
@@ -501,17 +640,20 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	strings = (char *)p + off_strings;
 	p->size = size;
 	p->pending = s->pending;
+	p->dflt = s->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct scratch_filter *f = s->filters[nr].data;
 		struct sf_sysrule *r = &p->sys[nr];
 
 		r->allowed = s->allowed[nr];
+		r->ret = s->allowed[nr] ? s->ret[nr] : 0;
 		r->first = p->nfilters;
 		r->nfilters = (uint16_t)s->filters[nr].n;
 		for (i = 0; i < s->filters[nr].n; i++) {
 			struct sf_filter *nf = &filters[p->nfilters++];
 			nf->root = copy_tree(nodes, &p->nnodes, f[i].nodes, f[i].root);
 			nf->line = f[i].line;
+			nf->fail = f[i].fail;
 			nf->source = intern(strings, &p->nstrings, f[i].source);
 		}
 		lower_syscall(p, filters, nodes, tests, r);
@@ -524,38 +666,58 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	return 0;
 }
 
-int sf_policy_apply(const struct sf_policy *cur, const char *source,
-		    const char *text, size_t len, struct sf_policy **out,
-		    struct sf_error *err)
+int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
+			struct sf_policy **out, struct sf_error *err)
 {
-	struct sf_ast ast;
-	struct scratch *s;
-	struct applying a = {
-		.source = source, .text = text, .len = len, .ast = &ast, .err = err,
-		.enforcing = cur && !cur->pending,
-	};
+	struct scratch *s = sf_mem_alloc(sizeof(*s));
+	struct applying a = { .ast = ast, .err = err, .enforcing = cur && !cur->pending };
 	uint32_t i;
-	int rc;
+	int rc = s ? 0 : -ENOMEM;
 
 	*out = NULL;
-	rc = sf_parse(source, text, len, &ast, err);
-	s = rc ? NULL : sf_mem_alloc(sizeof(*s));
-	if (!rc && !s)
-		rc = -ENOMEM;
 	if (!rc)
 		rc = scratch_load(s, cur);
-	for (i = 0; !rc && i < ast.rules.n; i++)
-		rc = apply_rule(s, &a, &SF_VEC_AT(&ast.rules, struct sf_rule, i));
+	for (i = 0; !rc && i < ast->rules.n; i++)
+		rc = apply_rule(s, &a, &SF_VEC_AT(&ast->rules, struct sf_rule, i));
 	if (!rc)
 		rc = freeze(s, out);
 	if (rc == -ENOMEM && !err->code)
-		sf_error_at(err, rc, source, text, len, 0, 0, 0, "out of memory");
+		sf_error_src(err, rc, ast, 0, 0, 0, 0, "out of memory");
 	if (s) {
 		scratch_free(s);
 		sf_mem_free(s, sizeof(*s));
 	}
+	return rc;
+}
+
+int sf_policy_apply_src(const struct sf_policy *cur, const char *source, int how,
+			const char *text, size_t len, struct sf_policy **out,
+			struct sf_error *err)
+{
+	struct sf_ast ast;
+	uint32_t src;
+	int rc;
+
+	*out = NULL;
+	err->code = 0;
+	err->text[0] = '\0';
+	sf_ast_init(&ast);
+	rc = sf_ast_src(&ast, source, text, len, &src);
+	if (rc)
+		sf_error_at(err, rc, source, text, len, 0, 0, 0, "out of memory");
+	else
+		rc = sf_parse(&ast, src, how, err);
+	if (!rc)
+		rc = sf_policy_apply_ast(cur, &ast, out, err);
 	sf_ast_free(&ast);
 	return rc;
+}
+
+int sf_policy_apply(const struct sf_policy *cur, const char *source,
+		    const char *text, size_t len, struct sf_policy **out,
+		    struct sf_error *err)
+{
+	return sf_policy_apply_src(cur, source, SF_SRC_TEXT, text, len, out, err);
 }
 
 void sf_policy_free(struct sf_policy *p)

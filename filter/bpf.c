@@ -14,7 +14,14 @@
  * syscall allowed with `1` reaches its RET ALLOW through loads of arch and
  * nr, JEQ/JGE/JA only, which the kernel's constant-action emulator
  * understands: such syscalls are cached as always-allowed and never run
- * the program.
+ * the program.  A syscall with `return E` reaches its RET ERRNO the same
+ * way (the kernel caches only allowed numbers, but its path reads no
+ * argument either).
+ *
+ * Outcomes: RET ALLOW; the policy's default action (what the caller's
+ * kill_action and the policy's `default:` make of it, see bpf.h) for a
+ * number outside S, a foreign architecture and a false filter without an
+ * else; RET ERRNO|E for `return E` and `else return E`.
  *
  * The program is emitted backwards, from its last instruction to its first
  * (as libseccomp does): every jump target then already has a position when
@@ -42,10 +49,14 @@
 
 #define JMAX 255 /* farthest a conditional jump reaches */
 
-/* Symbolic targets: "the" RET ALLOW and RET kill.  They resolve to the
- * nearest copy in reach, or to a new copy. */
+/* Symbolic targets: "the" RET ALLOW, RET of the default action ("kill"),
+ * and RET ERRNO|E.  They resolve to the nearest copy in reach, or to a
+ * new copy. */
 #define L_ALLOW 0xfff0u /* above any id (SF_BPF_MAX), and 16 bits (see push) */
 #define L_KILL 0xfff1u
+#define L_ERRNO(e) (0xe000u + (e)) /* e: 1..4095, so 0xe001..0xefff */
+#define IS_L_ERRNO(t) ((t) > 0xe000u && (t) <= L_ERRNO(SF_ERRNO_MAX))
+#define NEAR_RETS 8 /* RET ERRNO copies remembered, newest first */
 
 /* Frames of lower()'s stack kept in struct ctx; deeper ones go to the
  * unused bottom of the output buffer. */
@@ -63,9 +74,10 @@ struct ctx {
 	unsigned n;          /* instructions emitted: id of the first one */
 	unsigned sp;         /* frames on the stack (see lower) */
 	struct sock_filter frames[FRAMES];
-	uint32_t kill;       /* the kill action */
+	uint32_t kill;       /* the default action's RET value */
 	unsigned near_allow; /* id of the newest RET ALLOW, 0 if none */
 	unsigned near_kill;  /* id of the newest RET kill, 0 if none */
+	struct { uint32_t k; unsigned id; } near_ret[NEAR_RETS]; /* RET ERRNOs */
 	unsigned tramp_at;   /* id of the newest JA trampoline, 0 if none */
 	unsigned tramp_to;   /* its target */
 	unsigned long steps;  /* expression nodes visited, all filters together */
@@ -102,8 +114,45 @@ static unsigned spilled(const struct ctx *c)
 	return c->sp > FRAMES ? c->sp - FRAMES : 0;
 }
 
+/* The newest copy of RET k goes first in near_ret. */
+static void remember_ret(struct ctx *c, uint32_t k, unsigned id)
+{
+	unsigned i;
+
+	for (i = 0; i < NEAR_RETS - 1 && c->near_ret[i].id && c->near_ret[i].k != k; i++)
+		;
+	for (; i > 0; i--)
+		c->near_ret[i] = c->near_ret[i - 1];
+	c->near_ret[0].k = k;
+	c->near_ret[0].id = id;
+}
+
+static unsigned near_ret(const struct ctx *c, uint32_t k)
+{
+	unsigned i;
+
+	for (i = 0; i < NEAR_RETS && c->near_ret[i].id; i++)
+		if (c->near_ret[i].k == k)
+			return c->near_ret[i].id;
+	return 0;
+}
+
+/* The RET value of a symbolic target. */
+static uint32_t sym_ret(const struct ctx *c, unsigned t)
+{
+	return t == L_ALLOW ? SECCOMP_RET_ALLOW : t == L_KILL ? c->kill
+	       : SECCOMP_RET_ERRNO | (t - 0xe000u);
+}
+
+static int is_sym(unsigned t)
+{
+	return t == L_ALLOW || t == L_KILL || IS_L_ERRNO(t);
+}
+
 /* Writes one instruction in front of the program; returns its id (0 once
  * an error is set: callers carry on and the error is reported at the end). */
+static void remember_ret(struct ctx *c, uint32_t k, unsigned id);
+
 static unsigned emit(struct ctx *c, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
 {
 	if (c->err)
@@ -119,6 +168,8 @@ static unsigned emit(struct ctx *c, uint16_t code, uint8_t jt, uint8_t jf, uint3
 			c->near_allow = c->n;
 		else if (k == c->kill)
 			c->near_kill = c->n;
+		else
+			remember_ret(c, k, c->n);
 	}
 	return c->n;
 }
@@ -147,9 +198,10 @@ static unsigned reach(struct ctx *c, unsigned t, unsigned slack)
 
 	if (c->err)
 		return 0;
-	if (t == L_ALLOW || t == L_KILL) {
-		k = t == L_ALLOW ? SECCOMP_RET_ALLOW : c->kill;
-		near = t == L_ALLOW ? c->near_allow : c->near_kill;
+	if (is_sym(t)) {
+		k = sym_ret(c, t);
+		near = k == SECCOMP_RET_ALLOW ? c->near_allow : k == c->kill ? c->near_kill
+		       : near_ret(c, k);
 		if (near && c->n + slack - near <= JMAX)
 			return near;
 		return emit_ret(c, k);
@@ -164,7 +216,9 @@ static unsigned reach(struct ctx *c, unsigned t, unsigned slack)
 	if (insn_at(c, t)->code == (BPF_RET | BPF_K))
 		return k == SECCOMP_RET_ALLOW ? reach(c, L_ALLOW, slack)
 		     : k == c->kill	  ? reach(c, L_KILL, slack)
-					  : emit_ret(c, k);
+		     : (k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO
+		       ? reach(c, L_ERRNO(k & SECCOMP_RET_DATA), slack)
+		       : emit_ret(c, k);
 	/* The jumps of a long chain often share a far target: one JA each
 	 * 255 instructions serves them all. */
 	if (c->tramp_at && c->tramp_to == t && c->n + slack - c->tramp_at <= JMAX)
@@ -220,10 +274,8 @@ static unsigned emit_goto(struct ctx *c, unsigned t)
 {
 	if (t == c->n && !c->err)
 		return t;
-	if (t == L_ALLOW)
-		return emit_ret(c, SECCOMP_RET_ALLOW);
-	if (t == L_KILL)
-		return emit_ret(c, c->kill);
+	if (is_sym(t))
+		return emit_ret(c, sym_ret(c, t));
 	if (!is_label(c, t)) {
 		malformed(c, "jump to an unknown label");
 		return 0;
@@ -281,6 +333,8 @@ static int drop_unreached_load(struct ctx *c, unsigned x, unsigned *entry)
 		--*entry;
 	c->near_allow -= c->near_allow > x;
 	c->near_kill -= c->near_kill > x;
+	for (j = 0; j < NEAR_RETS; j++)
+		c->near_ret[j].id -= c->near_ret[j].id > x;
 	c->tramp_at -= c->tramp_at > x;
 	c->tramp_to -= c->tramp_to > x;
 	c->n--;
@@ -371,6 +425,25 @@ static unsigned lower_bits(struct ctx *c, const struct pred *pr, unsigned t, uns
 	return f; /* v == 0: always false */
 }
 
+/* (x & ~v) == 0: x in v.  As for lower_bits, the low word decides for
+ * s32 (x's high half copies its bit 31, which ~v's low word tests). */
+static unsigned lower_in(struct ctx *c, const struct pred *pr, unsigned t, unsigned f)
+{
+	const struct word lo = { OFF_ARG(pr->arg, 0), 0, 0 }, hi = word_high(pr, 0);
+	const uint64_t m = ~pr->v & (pr->width == 64 ? UINT64_MAX : (1ull << pr->width) - 1);
+	const uint32_t ml = (uint32_t)m, mh = (uint32_t)(m >> 32);
+
+	if (ml) {
+		emit_jump(c, &lo, BPF_JSET, ml, f, t);
+		t = emit_word(c, &lo);
+	}
+	if (mh) {
+		emit_jump(c, &hi, BPF_JSET, mh, f, t);
+		t = emit_word(c, &hi);
+	}
+	return t; /* v has every bit: always true */
+}
+
 /* key(x) > k, k below the type's largest key. */
 static unsigned lower_gt(struct ctx *c, const struct pred *pr, uint64_t k, unsigned t, unsigned f)
 {
@@ -440,7 +513,7 @@ static unsigned lower_order(struct ctx *c, const struct pred *pr, enum sf_op op,
 
 static int pred_of(struct ctx *c, const struct sf_node *n, struct pred *pr)
 {
-	if (n->arg >= SF_MAX_ARGS || n->type > SF_T_PTR || n->op > SF_OP_BITS) {
+	if (n->arg >= SF_MAX_ARGS || n->type > SF_T_PTR || n->op > SF_OP_IN) {
 		malformed(c, "bad predicate");
 		return -1;
 	}
@@ -465,6 +538,7 @@ static unsigned lower_pred(struct ctx *c, const struct sf_node *n, unsigned t, u
 	case SF_OP_EQ: return lower_eq(c, &pr, t, f);
 	case SF_OP_NE: return lower_eq(c, &pr, f, t);
 	case SF_OP_BITS: return lower_bits(c, &pr, t, f);
+	case SF_OP_IN: return lower_in(c, &pr, t, f);
 	default: return lower_order(c, &pr, (enum sf_op)n->op, t, f);
 	}
 }
@@ -570,8 +644,14 @@ out:
 	return t;
 }
 
+/* What a call that filter f is false of gets. */
+static unsigned fail_target(const struct sf_filter *f)
+{
+	return f->fail && f->fail <= SF_ERRNO_MAX ? L_ERRNO(f->fail) : L_KILL;
+}
+
 /* All filters of one syscall must hold: each one's true target is the
- * next one's entry, every false target is the kill action. */
+ * next one's entry, each false target its else, or the default action. */
 static unsigned lower_filters(struct ctx *c, const struct sf_sysrule *r)
 {
 	unsigned entry = L_ALLOW, before = c->n;
@@ -587,7 +667,8 @@ static unsigned lower_filters(struct ctx *c, const struct sf_sysrule *r)
 		int fresh = is_label(c, next) && next == c->n && next > before;
 
 		before = c->n;
-		entry = lower(c, c->p->filters[r->first + k].root, next, L_KILL);
+		entry = lower(c, c->p->filters[r->first + k].root, next,
+			      fail_target(&c->p->filters[r->first + k]));
 		if (fresh)
 			before -= drop_unreached_load(c, next, &entry);
 	}
@@ -619,7 +700,8 @@ static unsigned emit_tree(struct ctx *c, const struct range *r, unsigned lo, uns
 	return emit_jump(c, NULL, BPF_JGE, r[mid].start, right, left);
 }
 
-/* The outcome of each number: L_ALLOW, L_KILL, or the entry of its filters.
+/* The outcome of each number: L_ALLOW, L_KILL, L_ERRNO(E) or the entry of
+ * its filters.
  * The filters are emitted here, before the tree, so they come after it and
  * the tree stays compact; the lowest number's come last, leaving the
  * highest ones next to the tree's high end, which is the end nearest to
@@ -631,11 +713,12 @@ static unsigned build_ranges(struct ctx *c, struct range *r)
 
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *s = &c->p->sys[nr];
-		entry[nr] = !s->allowed ? L_KILL : !s->nfilters ? L_ALLOW : lower_filters(c, s);
+		entry[nr] = !s->allowed ? L_KILL
+			  : s->ret ? (s->ret <= SF_ERRNO_MAX ? L_ERRNO(s->ret) : L_KILL)
+			  : !s->nfilters ? L_ALLOW : lower_filters(c, s);
 	}
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
-		int same = count && r[count - 1].target == entry[nr] &&
-			   (entry[nr] == L_ALLOW || entry[nr] == L_KILL);
+		int same = count && r[count - 1].target == entry[nr] && is_sym(entry[nr]);
 		if (!same)
 			r[count++] = (struct range){ nr, entry[nr] };
 	}
@@ -750,6 +833,21 @@ static int fail(struct sf_error *err, int code, const char *a, long num, const c
 	return code;
 }
 
+/* The RET of the policy's default action (bpf.h). */
+static uint32_t default_ret(const struct sf_policy *p, uint32_t kill_action)
+{
+	if (kill_action == SECCOMP_RET_LOG)
+		return SECCOMP_RET_LOG;
+	switch (p->dflt) {
+	case SF_ACTION_KILL: return kill_action;
+	case SF_ACTION_TRAP: return SECCOMP_RET_TRAP;
+	case SF_ACTION_LOG: return SECCOMP_RET_LOG;
+	default:
+		return p->dflt >= 1 && p->dflt <= SF_ERRNO_MAX ? SECCOMP_RET_ERRNO | p->dflt
+							       : kill_action;
+	}
+}
+
 int sf_bpf_compile(const struct sf_policy *p, uint32_t kill_action,
 		   struct sock_filter *out, unsigned cap, unsigned *len,
 		   struct sf_error *err)
@@ -765,7 +863,7 @@ int sf_bpf_compile(const struct sf_policy *p, uint32_t kill_action,
 	c.p = p;
 	c.buf = out;
 	c.lim = cap < SF_BPF_MAX ? cap : SF_BPF_MAX;
-	c.kill = kill_action;
+	c.kill = default_ret(p, kill_action);
 
 	nranges = build_ranges(&c, ranges);
 	emit_goto(&c, emit_tree(&c, ranges, 0, nranges));

@@ -10,10 +10,21 @@
 
 #define SF_BPF_MAX 4096 /* BPF_MAXINSNS: the kernel refuses longer programs */
 
+/* si_errno of the SIGSYS of a kill_action of SECCOMP_RET_TRAP | this: the
+ * preload library's handler reports and kills.  `default: trap` traps with
+ * data 0, as libseccomp's SCMP_ACT_TRAP, for the program to handle. */
+#define SF_BPF_TRAP_KILL 0x5ecf
+
 /* Compiles p into out[0..cap) and sets *len.  Every path ends in
- * SECCOMP_RET_ALLOW or kill_action (SECCOMP_RET_KILL_PROCESS, or
- * SECCOMP_RET_TRAP when a handler reports).  p->pending is ignored: the
- * caller installs the program only when the policy is to be in force.
+ * SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | E (`return E`, `else return E`)
+ * or the policy's default action: kill_action for `kill` (the default:
+ * SECCOMP_RET_KILL_PROCESS, or SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL when a
+ * handler reports), SECCOMP_RET_TRAP for `trap`, SECCOMP_RET_LOG for
+ * `log`, SECCOMP_RET_ERRNO | E for `return E`.  A kill_action of
+ * SECCOMP_RET_LOG is log mode (SECFILTER_ACTION=log, run --log): then the
+ * default action is SECCOMP_RET_LOG, whatever the policy says.
+ * p->pending is ignored: the caller installs the program only when the
+ * policy is to be in force.
  * Allocates nothing (out[0, cap) is also its scratch space).  Returns 0,
  * or -E2BIG (with err filled in) when the program would exceed cap or
  * SF_BPF_MAX instructions, or -EINVAL for a malformed block or a

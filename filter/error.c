@@ -180,3 +180,55 @@ const char *sf_closest(const char *word, size_t len,
 	}
 	return best_d <= limit ? best : NULL;
 }
+
+/* "In file included from b.conf:3,\n                 from a.conf:1:\n",
+ * gcc's way, nearest includer first. */
+static size_t include_chain(const struct sf_ast *ast, uint32_t src, char *buf, size_t cap)
+{
+	static const char first[] = "In file included from ", more[] = "                 from ";
+	const struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
+	size_t n = 0;
+
+	while (s->parent != SF_NO_SRC && s->parent < ast->srcs.n && n < cap) {
+		const struct sf_src *up = &SF_VEC_AT(&ast->srcs, struct sf_src, s->parent);
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s:%u%s\n", n ? more : first,
+				      up->name, s->parent_line,
+				      up->parent != SF_NO_SRC ? "," : ":");
+		s = up;
+	}
+	return n < cap ? n : cap - 1;
+}
+
+void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint32_t src,
+		  unsigned line, unsigned col, unsigned len, const char *fmt, ...)
+{
+	const struct sf_src *s = src < ast->srcs.n ? &SF_VEC_AT(&ast->srcs, struct sf_src, src)
+						   : NULL;
+	char msg[768], chain[512];
+	size_t n, k;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!s) {
+		sf_error_at(err, code, "<policy>", "", 0, 0, 0, 0, "%s", msg);
+		return;
+	}
+	sf_error_at(err, code, s->name, s->text ? s->text : "", s->text ? s->len : 0,
+		    line, col, len, "%s", msg);
+	if (!s->text) { /* a front end's tree without text: no excerpt */
+		char *nl = strchr(err->text, '\n');
+		if (nl)
+			nl[1] = '\0';
+	}
+	n = include_chain(ast, src, chain, sizeof(chain));
+	if (!n)
+		return;
+	k = strlen(err->text);
+	if (n + k + 1 > sizeof(err->text))
+		k = sizeof(err->text) - n - 1;
+	memmove(err->text + n, err->text, k);
+	memcpy(err->text, chain, n);
+	err->text[n + k] = '\0';
+}

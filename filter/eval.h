@@ -10,17 +10,28 @@
 
 #include "policy.h"
 
-#define SF_ALLOW (-1)      /* permitted */
+#define SF_ALLOW (-1)      /* permitted: the call runs */
 #define SF_NOT_IN_SET (-2) /* denied: the syscall is not in S */
-/* Any value >= 0 is the index in p->filters of the filter that denied. */
+#define SF_RETURN (-3)     /* in S with `return E`: fails with p->sys[nr].ret */
+/* Any value >= 0 is the index in p->filters of the filter that is false of
+ * the call: it gets that filter's fail action.  sf_action() says what a
+ * decision means. */
+
+/* A test's exit (struct sf_test.next) for "filter k is false". */
+#define SF_FILTER_EXIT(k) (-4 - (int32_t)(k))
 
 static inline int sf_test_true(const struct sf_test *t, const uint64_t *args)
 {
 	return ((args[t->arg] - t->lo) & t->mask) <= t->span;
 }
 
-/* Returns SF_ALLOW, SF_NOT_IN_SET, or the denying filter's index.  Does not
- * look at p->pending: whether the policy is in force is the caller's call. */
+/* Returns SF_ALLOW, SF_NOT_IN_SET, SF_RETURN, or the index of the first
+ * filter that is false.  Does not look at p->pending: whether the policy is
+ * in force is the caller's call.
+ *
+ * A syscall with `return E` has a chain too (one test, always true, that
+ * exits to SF_RETURN), so that allowed and not-in-set calls pay for no
+ * check of their own. */
 static inline int sf_decide(const struct sf_policy *p, uint64_t nr,
 			    const uint64_t args[SF_MAX_ARGS])
 {
@@ -32,7 +43,7 @@ static inline int sf_decide(const struct sf_policy *p, uint64_t nr,
 	r = &p->sys[nr];
 	if (!r->allowed)
 		return SF_NOT_IN_SET;
-	if (!r->nfilters)
+	if (!r->chain)
 		return SF_ALLOW;
 	t = &p->tests[r->test];
 	if (r->conj) {
@@ -67,9 +78,30 @@ static inline int sf_decide(const struct sf_policy *p, uint64_t nr,
 		}
 		next = t->next[yes];
 		if (next < 0)
-			return next == SF_ALLOW ? SF_ALLOW : -(next + 2);
+			return next >= SF_RETURN ? next : SF_FILTER_EXIT(next);
 		t = &p->tests[next];
 	}
+}
+
+/* What decision d of sf_decide (for syscall nr) does to the call:
+ * SF_ACTION_RUN, an errno, or dflt where the policy's default action
+ * applies (p->dflt, or what the caller puts in its place: the preload
+ * library's SECFILTER_ACTION=log). */
+static inline unsigned sf_action_with(const struct sf_policy *p, uint64_t nr, int d,
+				      unsigned dflt)
+{
+	if (d == SF_ALLOW)
+		return SF_ACTION_RUN;
+	if (d == SF_RETURN && nr < SF_NR_COUNT && p->sys[nr].ret)
+		return p->sys[nr].ret;
+	if (d >= 0 && (uint32_t)d < p->nfilters && p->filters[d].fail)
+		return p->filters[d].fail;
+	return dflt;
+}
+
+static inline unsigned sf_action(const struct sf_policy *p, uint64_t nr, int d)
+{
+	return sf_action_with(p, nr, d, p->dflt);
 }
 
 #endif

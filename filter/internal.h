@@ -1,5 +1,6 @@
-/* Internals shared by the policy engine's files (parse.c, apply.c,
- * print.c, error.c).  Not part of the interface. */
+/* Internals shared by the policy engine's files (parse.c, build.c,
+ * apply.c, print.c, error.c) and its front ends for other syntaxes.  Not
+ * part of the library's interface. */
 #ifndef SECFILTER_INTERNAL_H
 #define SECFILTER_INTERNAL_H
 
@@ -22,31 +23,107 @@ void sf_vec_free(struct sf_vec *v, size_t elem);
 
 #define SF_VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
+/* ---- The tree: what text, or another syntax, becomes ----
+ *
+ * A policy as read, before it is applied: its rules in order, the nodes of
+ * their expressions, and the sources they came from (the text given and
+ * the files it @includes).  The parser builds it from text; a front end
+ * for another syntax (a minijail policy file, an OCI profile) builds the
+ * same tree with the sf_ast_* functions below and hands it to
+ * sf_policy_apply_ast, and from there everything is shared: the apply
+ * rules, the evaluator, the BPF compiler, the canonical printer. */
+
 /* What a rule's directive names. */
-enum sf_rule_what { SF_R_SYSCALL, SF_R_ALL, SF_R_ON_NEXT };
+enum sf_rule_what {
+	SF_R_SYSCALL, /* one syscall: nr */
+	SF_R_ALL,     /* '*' */
+	SF_R_ON_NEXT, /* on_next_syscall */
+	SF_R_GROUP,   /* @NAME: nr is the index in sf_groups */
+	SF_R_DEFAULT, /* default */
+};
 /* Its right-hand side. */
-enum sf_rule_rhs { SF_RHS_ALLOW, SF_RHS_REMOVE, SF_RHS_EXPR };
+enum sf_rule_rhs {
+	SF_RHS_ALLOW,  /* 1 */
+	SF_RHS_REMOVE, /* 0 */
+	SF_RHS_EXPR,   /* expr [else return E]: root, action = E or 0 */
+	SF_RHS_RETURN, /* return E: action = E */
+	SF_RHS_ACTION, /* default's kill | log | trap | return E: action */
+};
 
 struct sf_rule {
-	uint8_t what; /* enum sf_rule_what */
-	uint8_t rhs;  /* enum sf_rule_rhs */
-	uint16_t nr;  /* SF_R_SYSCALL */
-	uint32_t root;  /* SF_RHS_EXPR: node index in the ast */
+	uint8_t what;    /* enum sf_rule_what */
+	uint8_t rhs;     /* enum sf_rule_rhs */
+	uint16_t nr;     /* SF_R_SYSCALL: the number; SF_R_GROUP: the group */
+	uint16_t action; /* see enum sf_rule_rhs; an SF_ACTION_* or an errno */
+	uint16_t src;    /* index of its source in the ast */
+	uint32_t root;   /* SF_RHS_EXPR: node index in the ast */
 	unsigned line, col, len; /* the directive, for messages */
 };
 
-/* A parsed policy text: its rules, and the nodes of their expressions
- * (struct sf_node, children as indexes into nodes). */
+#define SF_NO_SRC UINT32_MAX
+
+/* A text the rules came from. */
+struct sf_src {
+	const char *name;     /* as messages show it: a path, "SECFILTER_POLICY" */
+	const char *text;
+	size_t len;
+	uint32_t parent;      /* the source whose @include read it, or SF_NO_SRC */
+	unsigned parent_line; /* the line of that @include */
+	int is_file;          /* name is its path: its @includes are relative
+				 to its directory */
+	uint64_t id[2];       /* a file's device and inode (cycles), else 0 */
+	/* What sf_ast_free frees: the name and the text of a file read for
+	 * @include (sizes as sf_mem_alloc was asked). */
+	char *own_name, *own_text;
+	size_t own_name_size, own_text_size;
+};
+
 struct sf_ast {
 	struct sf_vec nodes; /* struct sf_node */
 	struct sf_vec rules; /* struct sf_rule */
+	struct sf_vec srcs;  /* struct sf_src */
+	size_t text_total;   /* bytes of text, includes together (SF_MAX_TEXT) */
 };
 
-/* Parses text into ast (which the caller frees with sf_ast_free even on
- * failure).  Returns 0 or a negative errno with err filled in. */
-int sf_parse(const char *source, const char *text, size_t len,
-	     struct sf_ast *ast, struct sf_error *err);
+/* Parses the text of source src of ast (added with sf_ast_src) into ast,
+ * following its @includes as how says (SF_SRC_*).  The caller frees ast
+ * with sf_ast_free even on failure.  Returns 0 or a negative errno with
+ * err filled in. */
+int sf_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err);
+
+/* Building a tree without text.  Each returns 0, -ENOMEM, or -E2BIG past
+ * the limits (MAX_NODES, MAX_RULES), with no message: the caller knows
+ * where it was and says so (sf_error_src).  Nodes are children first; a
+ * chain of one operator must be built with sf_ast_chain, which keeps the
+ * tree balanced (every consumer recurses over it), and NOT over NOT at
+ * most SF_MAX_DEPTH deep. */
+void sf_ast_init(struct sf_ast *ast);
 void sf_ast_free(struct sf_ast *ast);
+/* A source: name and text are not copied and must outlive the ast.  text
+ * may be NULL (no caret lines in messages). */
+int sf_ast_src(struct sf_ast *ast, const char *name, const char *text, size_t len,
+	       uint32_t *idx);
+/* field op value on argument arg read as type (the argument's own type
+ * from the syscall table, for our language); value is cut to the type as
+ * sf_normalize does. */
+int sf_ast_pred(struct sf_ast *ast, unsigned arg, enum sf_type type, enum sf_op op,
+		uint64_t value, uint32_t *out);
+int sf_ast_not(struct sf_ast *ast, uint32_t a, uint32_t *out);
+/* ops[0] && ops[1] && ... (kind SF_N_AND) or || (SF_N_OR), n >= 1. */
+int sf_ast_chain(struct sf_ast *ast, enum sf_kind kind, const uint32_t *ops,
+		 uint32_t n, uint32_t *out);
+/* Appends a rule; rules apply in the order they were added. */
+int sf_ast_rule(struct sf_ast *ast, const struct sf_rule *r);
+
+/* Applies a tree on top of cur, as sf_policy_apply does for text. */
+int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
+			struct sf_policy **out, struct sf_error *err);
+
+/* An error at line:col of source src of ast, with the chain of its
+ * @includes above it (sf_error_at does the rest). */
+void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint32_t src,
+		  unsigned line, unsigned col, unsigned len, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
 
 /* Fills err with a message at line:col (1-based), underlining len bytes
  * of the source line, which is found in text.  line 0: no position. */
@@ -80,6 +157,10 @@ void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base);
 void sf_out_s64(struct sf_out *o, int64_t v);
 /* Terminates the text (when cap > 0) and returns the full length. */
 size_t sf_out_end(struct sf_out *o);
+
+/* An action as the language writes it: "kill", "log", "trap", "return
+ * EPERM", "return 4000". */
+void sf_print_action(struct sf_out *o, unsigned action);
 
 /* One expression (tree rooted at root in nodes[]) in canonical form, with
  * the argument names of syscall sc. */

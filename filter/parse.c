@@ -1,7 +1,8 @@
 /* The policy language of SPEC §2: a lexer and a recursive-descent parser
  * with the semantic checks (names, arguments per syscall, value ranges per
  * argument type) done as each rule is read, so every error points at the
- * token that caused it.
+ * token that caused it.  @include reads the file and parses it in place,
+ * its rules going into the same tree between the including file's.
  *
  * Chains of one operator (a || b || c ...) become balanced binary trees,
  * with parenthesised chains of the same operator spliced in: the tree is
@@ -14,27 +15,29 @@
 #include "internal.h"
 #include "mem.h"
 
-#define MAX_NODES (1u << 22)
-#define MAX_RULES (1u << 20)
-
 enum tok {
 	T_EOF, T_END, /* end of the text; ';' or newline */
 	T_IDENT, T_NUM, T_COLON, T_STAR, T_LPAREN, T_RPAREN,
 	T_NOT, T_ANDAND, T_OROR, T_PIPE, T_AMP, T_TILDE, T_MINUS,
 	T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
+	T_AT, /* @NAME: a group, or @include */
 };
 
 struct token {
 	enum tok kind;
 	size_t start, len;
 	unsigned line, col;
-	uint64_t num; /* T_NUM */
+	uint64_t num;   /* T_NUM */
+	unsigned base;  /* T_NUM: 10, 16 or 8 */
 };
 
 struct parser {
 	const char *source, *text;
 	size_t textlen, pos, line_start;
 	unsigned line;
+	uint32_t src;                /* index of the text in ast->srcs */
+	int how;                     /* SF_SRC_*: what @include is relative to */
+	unsigned depth;              /* of @include */
 	struct token tok;
 	struct sf_ast *ast;
 	struct sf_error *err;
@@ -54,8 +57,8 @@ static int fail(struct parser *p, const struct token *t, int code,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	sf_error_at(p->err, code, p->source, p->text, p->textlen, t->line,
-		    t->col, (unsigned)(t->len ? t->len : 1), "%s", msg);
+	sf_error_src(p->err, code, p->ast, p->src, t->line, t->col,
+		     (unsigned)(t->len ? t->len : 1), "%s", msg);
 	return code;
 }
 
@@ -130,6 +133,7 @@ static int lex_number(struct parser *p, struct token *t)
 		v = v * base + d;
 	}
 	t->num = v;
+	t->base = base;
 	t->kind = T_NUM;
 	return 0;
 }
@@ -210,6 +214,16 @@ static int next(struct parser *p)
 			end++;
 		t->kind = T_IDENT;
 		t->len = end - p->pos;
+	} else if (s[p->pos] == '@') {
+		/* systemd's group names have dashes: @file-system */
+		size_t end = p->pos + 1;
+		while (end < p->textlen && (is_ident((unsigned char)s[end], 0) || s[end] == '-'))
+			end++;
+		t->kind = T_AT;
+		t->len = end - p->pos;
+		if (t->len == 1)
+			return fail(p, t, -EINVAL,
+				    "expected a group name or 'include' after '@'");
 	} else if (s[p->pos] >= '0' && s[p->pos] <= '9') {
 		int r = lex_number(p, t);
 		if (r)
@@ -231,23 +245,25 @@ static int tok_is(const struct parser *p, const char *word)
 
 /* ---- tree building ---- */
 
+static int tree_fail(struct parser *p, const struct token *at, int rc)
+{
+	return fail(p, at, rc, "%s", rc == -E2BIG ? "too many predicates in one policy"
+						  : "out of memory");
+}
+
 static int new_node(struct parser *p, const struct token *at, struct sf_node n,
 		    uint32_t *out)
 {
-	struct sf_node *slot = sf_vec_push(&p->ast->nodes, sizeof(n), MAX_NODES);
+	int rc = n.kind == SF_N_PRED ? sf_ast_pred(p->ast, n.arg, (enum sf_type)n.type,
+						   (enum sf_op)n.op, n.value, out)
+				     : sf_ast_not(p->ast, n.left, out);
 
-	if (!slot)
-		return fail(p, at, p->ast->nodes.n >= MAX_NODES ? -E2BIG : -ENOMEM,
-			    "%s", p->ast->nodes.n >= MAX_NODES ?
-			    "too many predicates in one policy" : "out of memory");
-	*slot = n;
-	*out = p->ast->nodes.n - 1;
-	return 0;
+	return rc ? tree_fail(p, at, rc) : 0;
 }
 
 static int push_op(struct parser *p, const struct token *at, uint32_t node)
 {
-	uint32_t *slot = sf_vec_push(&p->ops, sizeof(node), MAX_NODES);
+	uint32_t *slot = sf_vec_push(&p->ops, sizeof(node), UINT32_MAX);
 
 	if (!slot)
 		return fail(p, at, -ENOMEM, "out of memory");
@@ -270,23 +286,6 @@ static int push_operands(struct parser *p, const struct token *at,
 	r = n->right;
 	rc = push_operands(p, at, l, kind);
 	return rc ? rc : push_operands(p, at, r, kind);
-}
-
-/* A balanced tree over ops[from, from+n). */
-static int build_chain(struct parser *p, const struct token *at, uint8_t kind,
-		       uint32_t from, uint32_t n, uint32_t *out)
-{
-	struct sf_node node = { .kind = kind };
-	int rc;
-
-	if (n == 1) {
-		*out = SF_VEC_AT(&p->ops, uint32_t, from);
-		return 0;
-	}
-	rc = build_chain(p, at, kind, from, n / 2, &node.left);
-	if (!rc)
-		rc = build_chain(p, at, kind, from + n / 2, n - n / 2, &node.right);
-	return rc ? rc : new_node(p, at, node, out);
 }
 
 /* ---- grammar ---- */
@@ -315,10 +314,49 @@ static int unknown_constant(struct parser *p)
 		    tok_text(p, &p->tok, buf, sizeof(buf)));
 }
 
+/* The largest and smallest decimal a signed argument of type t reads. */
+static void signed_range(enum sf_type t, int64_t *min, int64_t *max)
+{
+	*max = t == SF_T_S32 ? INT32_MAX : INT64_MAX;
+	*min = -*max - 1;
+}
+
+/* A decimal number is a number, and must be one the argument can hold; hex
+ * and octal numbers and constants are bit patterns of its width (see
+ * value_fits).  Only signed types have numbers a pattern of the right
+ * width does not spell: `pid == 2147483648` would mean -2147483648. */
+static int decimal_out_of_range(struct parser *p, const struct token *at,
+				const struct sf_sysarg *arg, unsigned argi, int negated)
+{
+	char buf[32], name[8];
+	int64_t min, max;
+	const char *argname = arg->name;
+
+	if (!argname) {
+		memcpy(name, "arg0", 5);
+		name[3] = (char)('0' + argi);
+		argname = name;
+	}
+	signed_range((enum sf_type)arg->type, &min, &max);
+	if (negated)
+		return fail(p, at, -EINVAL,
+			    "-%s is below the range of '%s', a signed %s-bit argument (%lld to %lld)",
+			    tok_text(p, &p->tok, buf, sizeof(buf)), argname,
+			    arg->type == SF_T_S32 ? "32" : "64", (long long)min, (long long)max);
+	return fail(p, at, -EINVAL,
+		    "%s is above the range of '%s', a signed %s-bit argument (%lld to %lld); "
+		    "%#llx is the bit pattern",
+		    tok_text(p, &p->tok, buf, sizeof(buf)), argname,
+		    arg->type == SF_T_S32 ? "32" : "64", (long long)min, (long long)max,
+		    (unsigned long long)p->tok.num);
+}
+
 /* term := [ '-' | '~' ] ( NUMBER | CONSTANT ) */
-static int parse_term(struct parser *p, uint64_t *v)
+static int parse_term(struct parser *p, const struct sf_sysarg *arg, unsigned argi,
+		      uint64_t *v)
 {
 	enum tok sign = p->tok.kind;
+	struct token at = p->tok; /* the term, sign included, for carets */
 	char buf[64];
 	int rc;
 
@@ -326,10 +364,17 @@ static int parse_term(struct parser *p, uint64_t *v)
 		if ((rc = next(p)))
 			return rc;
 	}
+	at.len = p->tok.start + p->tok.len - at.start;
 	if (p->tok.kind == T_NUM) {
 		*v = p->tok.num;
+		if (p->tok.base == 10 && sf_type_signed((enum sf_type)arg->type)) {
+			int64_t min, max;
+			signed_range((enum sf_type)arg->type, &min, &max);
+			if (sign == T_MINUS ? *v > (uint64_t)max + 1 : *v > (uint64_t)max)
+				return decimal_out_of_range(p, &at, arg, argi, sign == T_MINUS);
+		}
 		if (sign == T_MINUS && *v > (1ull << 63))
-			return fail(p, &p->tok, -EINVAL, "-%s does not fit in 64 bits",
+			return fail(p, &at, -EINVAL, "-%s does not fit in 64 bits",
 				    tok_text(p, &p->tok, buf, sizeof(buf)));
 	} else if (p->tok.kind == T_IDENT) {
 		const struct sf_const *c = sf_const_lookup(p->text + p->tok.start, p->tok.len);
@@ -372,7 +417,7 @@ static int parse_value(struct parser *p, const struct sf_sysarg *arg,
 	int rc;
 
 	for (;;) {
-		if ((rc = parse_term(p, &term)))
+		if ((rc = parse_term(p, arg, argi, &term)))
 			return rc;
 		v |= term;
 		if (p->tok.kind != T_PIPE)
@@ -437,7 +482,7 @@ static const struct {
 	{ T_AMP, SF_OP_BITS },
 };
 
-/* predicate := field op value
+/* predicate := field op value | field 'in' value
  * field     := ARGNAME | 'arg0' .. 'arg5' */
 static int parse_predicate(struct parser *p, uint32_t *out)
 {
@@ -458,13 +503,16 @@ static int parse_predicate(struct parser *p, uint32_t *out)
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (ops[i].tok == p->tok.kind)
 			break;
-	if (i == sizeof(ops) / sizeof(ops[0]))
+	if (i < sizeof(ops) / sizeof(ops[0]))
+		n.op = (uint8_t)ops[i].op;
+	else if (tok_is(p, "in"))
+		n.op = SF_OP_IN;
+	else
 		return fail(p, &p->tok, -EINVAL,
-			    "expected a comparison (==, !=, <, <=, >, >=, &) after '%s', got '%s'",
+			    "expected a comparison (==, !=, <, <=, >, >=, &, in) after '%s', got '%s'",
 			    p->sc->args[argi].name, tok_text(p, &p->tok, buf, sizeof(buf)));
 	if ((rc = next(p)))
 		return rc;
-	n.op = (uint8_t)ops[i].op;
 	n.arg = (uint8_t)argi;
 	n.type = p->sc->args[argi].type;
 	if ((rc = parse_value(p, &p->sc->args[argi], (unsigned)argi, &n.value)))
@@ -523,9 +571,10 @@ static int parse_chain(struct parser *p, unsigned depth, uint8_t kind,
 		if ((rc = next(p)))
 			return rc;
 	}
-	rc = build_chain(p, &at, kind, base, p->ops.n - base, out);
+	rc = sf_ast_chain(p->ast, (enum sf_kind)kind, &SF_VEC_AT(&p->ops, uint32_t, base),
+			  p->ops.n - base, out);
 	p->ops.n = base;
-	return rc;
+	return rc ? tree_fail(p, &at, rc) : 0;
 }
 
 /* expr     := and_expr { '||' and_expr }
@@ -581,7 +630,37 @@ static int parse_syscall(struct parser *p, struct sf_rule *r)
 	return 0;
 }
 
-/* directive := 'on_next_syscall' | syscall | '*' */
+static const char *group_name_at(const void *ctx, unsigned i)
+{
+	(void)ctx;
+	return i < sf_group_count ? sf_groups[i].name : NULL;
+}
+
+/* '@' GROUP: one of systemd's groups. */
+static int parse_group(struct parser *p, struct sf_rule *r)
+{
+	const struct sf_group *g = sf_group_lookup(p->text + p->tok.start, p->tok.len);
+	char buf[64];
+	const char *near;
+
+	if (g) {
+		r->what = SF_R_GROUP;
+		r->nr = (uint16_t)(g - sf_groups);
+		return 0;
+	}
+	near = sf_closest(p->text + p->tok.start, p->tok.len, group_name_at, NULL);
+	if (near) {
+		fail(p, &p->tok, -EINVAL, "unknown group '%s' (did you mean '%s'?)",
+		     tok_text(p, &p->tok, buf, sizeof(buf)), near);
+		sf_error_fixit(p->err, p->text, p->textlen, near);
+		return -EINVAL;
+	}
+	return fail(p, &p->tok, -EINVAL,
+		    "unknown group '%s' (see `secfilter syscalls --groups`)",
+		    tok_text(p, &p->tok, buf, sizeof(buf)));
+}
+
+/* directive := 'on_next_syscall' | 'default' | syscall | '*' | '@' GROUP */
 static int parse_directive(struct parser *p, struct sf_rule *r)
 {
 	char buf[64];
@@ -589,54 +668,298 @@ static int parse_directive(struct parser *p, struct sf_rule *r)
 	r->line = p->tok.line;
 	r->col = p->tok.col;
 	r->len = (unsigned)p->tok.len;
+	r->src = (uint16_t)p->src;
 	if (p->tok.kind == T_STAR) {
 		r->what = SF_R_ALL;
 		return 0;
 	}
+	if (p->tok.kind == T_AT)
+		return parse_group(p, r);
 	if (tok_is(p, "on_next_syscall")) {
 		r->what = SF_R_ON_NEXT;
+		return 0;
+	}
+	if (tok_is(p, "default")) {
+		r->what = SF_R_DEFAULT;
 		return 0;
 	}
 	if (p->tok.kind == T_IDENT || p->tok.kind == T_NUM)
 		return parse_syscall(p, r);
 	return fail(p, &p->tok, -EINVAL,
-		    "expected a syscall name, '*' or 'on_next_syscall', got '%s'",
+		    "expected a syscall name, '*', '@GROUP', 'default' or 'on_next_syscall', "
+		    "got '%s'", tok_text(p, &p->tok, buf, sizeof(buf)));
+}
+
+static const char *errno_name_at(const void *ctx, unsigned i)
+{
+	(void)ctx;
+	return i < sf_errno_count ? sf_errnos[i].name : NULL;
+}
+
+/* ERRNO := a name of errno.tbl (EPERM) | NUMBER, 1..4095 */
+static int parse_errno(struct parser *p, uint16_t *e)
+{
+	char buf[64];
+	const char *near;
+
+	if (p->tok.kind == T_NUM) {
+		if (p->tok.num < 1 || p->tok.num > SF_ERRNO_MAX)
+			return fail(p, &p->tok, -EINVAL,
+				    "%s is not an error number (1 to %d)",
+				    tok_text(p, &p->tok, buf, sizeof(buf)), SF_ERRNO_MAX);
+		*e = (uint16_t)p->tok.num;
+		return next(p);
+	}
+	if (p->tok.kind == T_IDENT) {
+		const struct sf_errno *en = sf_errno_lookup(p->text + p->tok.start, p->tok.len);
+		if (en) {
+			*e = en->value;
+			return next(p);
+		}
+		near = sf_closest(p->text + p->tok.start, p->tok.len, errno_name_at, NULL);
+		if (near) {
+			fail(p, &p->tok, -EINVAL, "unknown error name '%s' (did you mean '%s'?)",
+			     tok_text(p, &p->tok, buf, sizeof(buf)), near);
+			sf_error_fixit(p->err, p->text, p->textlen, near);
+			return -EINVAL;
+		}
+		return fail(p, &p->tok, -EINVAL, "unknown error name '%s' (expected EPERM, "
+			    "ENOSYS, ... or a number from 1 to %d)",
+			    tok_text(p, &p->tok, buf, sizeof(buf)), SF_ERRNO_MAX);
+	}
+	return fail(p, &p->tok, -EINVAL,
+		    "expected an error name (EPERM, ENOSYS, ...) or number after 'return', got '%s'",
 		    tok_text(p, &p->tok, buf, sizeof(buf)));
 }
 
-/* rhs := '1' | '0' | expr */
+/* 'return' ERRNO */
+static int parse_return(struct parser *p, uint16_t *e)
+{
+	int rc = next(p);
+
+	return rc ? rc : parse_errno(p, e);
+}
+
+/* default's rhs := 'kill' | 'log' | 'trap' | 'return' ERRNO */
+static int parse_default(struct parser *p, struct sf_rule *r)
+{
+	static const struct {
+		const char *word;
+		uint16_t action;
+	} words[] = { { "kill", SF_ACTION_KILL }, { "log", SF_ACTION_LOG },
+		      { "trap", SF_ACTION_TRAP } };
+	char buf[64];
+	unsigned i;
+
+	r->rhs = SF_RHS_ACTION;
+	if (tok_is(p, "return"))
+		return parse_return(p, &r->action);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (tok_is(p, words[i].word)) {
+			r->action = words[i].action;
+			return next(p);
+		}
+	return fail(p, &p->tok, -EINVAL,
+		    "expected kill, log, trap or return ERRNO after 'default:', got '%s'",
+		    tok_text(p, &p->tok, buf, sizeof(buf)));
+}
+
+static const char *directive_text(const struct sf_rule *r)
+{
+	switch (r->what) {
+	case SF_R_ALL: return "'*'";
+	case SF_R_ON_NEXT: return "'on_next_syscall'";
+	default: return "a group";
+	}
+}
+
+/* rhs := '1' | '0' | expr [ 'else' 'return' ERRNO ] | 'return' ERRNO */
 static int parse_rhs(struct parser *p, struct sf_rule *r)
 {
 	char buf[64];
+	int rc;
 
+	if (r->what == SF_R_DEFAULT)
+		return parse_default(p, r);
 	if (p->tok.kind == T_NUM) {
 		if (p->tok.len != 1 || p->tok.num > 1)
 			return fail(p, &p->tok, -EINVAL,
-				    "expected 1 (allow), 0 (remove) or an expression, got '%s'",
-				    tok_text(p, &p->tok, buf, sizeof(buf)));
+				    "expected 1 (allow), 0 (remove), return ERRNO or an "
+				    "expression, got '%s'", tok_text(p, &p->tok, buf, sizeof(buf)));
 		r->rhs = p->tok.num ? SF_RHS_ALLOW : SF_RHS_REMOVE;
 		return next(p);
 	}
 	if (p->tok.kind == T_END || p->tok.kind == T_EOF)
 		return fail(p, &p->tok, -EINVAL,
-			    "expected 1 (allow), 0 (remove) or an expression after ':'");
+			    "expected 1 (allow), 0 (remove), return ERRNO or an expression after ':'");
+	if (r->what == SF_R_ON_NEXT)
+		return fail(p, &p->tok, -EINVAL, "'on_next_syscall' takes only 1 or 0");
+	if (tok_is(p, "return")) {
+		r->rhs = SF_RHS_RETURN;
+		return parse_return(p, &r->action);
+	}
 	if (r->what != SF_R_SYSCALL)
-		return fail(p, &p->tok, -EINVAL, "'%s' takes only 1 or 0, not an expression",
-			    r->what == SF_R_ALL ? "*" : "on_next_syscall");
+		return fail(p, &p->tok, -EINVAL,
+			    "%s takes only 1, 0 or return ERRNO, not an expression",
+			    directive_text(r));
 	r->rhs = SF_RHS_EXPR;
-	return parse_or(p, 0, &r->root);
+	if ((rc = parse_or(p, 0, &r->root)))
+		return rc;
+	if (!tok_is(p, "else"))
+		return 0;
+	if ((rc = next(p)))
+		return rc;
+	if (!tok_is(p, "return"))
+		return fail(p, &p->tok, -EINVAL, "expected 'return ERRNO' after 'else', got '%s'",
+			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	return parse_return(p, &r->action);
 }
 
-/* rule := directive ':' rhs */
+static int parse_text(struct parser *parent, uint32_t src, unsigned depth);
+
+static const char *error_text(int e)
+{
+	switch (e) {
+	case ENOENT: return "No such file or directory";
+	case EACCES: return "Permission denied";
+	case ENOTDIR: return "Not a directory";
+	case EISDIR: return "Is a directory";
+	case ELOOP: return "Too many levels of symbolic links";
+	case ENAMETOOLONG: return "File name too long";
+	case EINVAL: return "not a regular file";
+	case EAGAIN: return "it changed while being read";
+	case ENOMEM: return "out of memory";
+	default: return sf_errno_name((unsigned)e) ? sf_errno_name((unsigned)e) : "error";
+	}
+}
+
+/* The path an @include of `path` in source src opens: relative to src's
+ * directory when src is a file, else as it is (the working directory). */
+static int include_path(struct parser *p, const char *path, size_t n, char **out,
+			size_t *size)
+{
+	const struct sf_src *s = &SF_VEC_AT(&p->ast->srcs, struct sf_src, p->src);
+	size_t dir = 0, i;
+	char *buf;
+
+	if (path[0] != '/' && s->is_file)
+		for (i = 0; s->name[i]; i++)
+			if (s->name[i] == '/')
+				dir = i + 1;
+	*size = dir + n + 1;
+	buf = sf_mem_alloc(*size);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, s->name, dir);
+	memcpy(buf + dir, path, n);
+	*out = buf;
+	return 0;
+}
+
+/* Whether the file id is being read already: src or one of its includers. */
+static int in_chain(const struct sf_ast *ast, uint32_t src, const uint64_t id[2])
+{
+	while (src != SF_NO_SRC) {
+		const struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
+		if ((s->id[0] || s->id[1]) && s->id[0] == id[0] && s->id[1] == id[1])
+			return 1;
+		src = s->parent;
+	}
+	return 0;
+}
+
+/* include := '@include' PATH -- the path runs to the end of the rule (';',
+ * '#' or the end of the line), blanks around it dropped. */
+static int parse_include(struct parser *p)
+{
+	struct token at = p->tok, pt;
+	size_t start = p->pos, end, n, size = 0, len = 0, tsize = 0;
+	char *path = NULL, *text = NULL, buf[64];
+	uint64_t id[2] = { 0, 0 };
+	struct sf_src *s;
+	uint32_t src;
+	int rc;
+
+	while (start < p->textlen && (p->text[start] == ' ' || p->text[start] == '\t'))
+		start++;
+	for (end = start; end < p->textlen && p->text[end] != '\n' && p->text[end] != ';' &&
+			  p->text[end] != '#'; end++)
+		;
+	for (n = end - start; n && (p->text[start + n - 1] == ' ' ||
+				    p->text[start + n - 1] == '\t' ||
+				    p->text[start + n - 1] == '\r'); n--)
+		;
+	pt = at;
+	pt.start = start;
+	pt.col = at.col + (unsigned)(start - at.start);
+	pt.len = n;
+	if (n == 0)
+		return fail(p, &pt, -EINVAL, "expected a path after '@include'");
+	if (memchr(p->text + start, '\0', n))
+		return fail(p, &pt, -EINVAL, "unexpected NUL byte in the path");
+	if (p->how == SF_SRC_NO_INCLUDE)
+		return fail(p, &at, -EINVAL, "@include is not available here (a policy given to "
+			    "secfilter_apply has no file to be relative to): pass the text of "
+			    "the file");
+	if (p->depth + 1 > SF_MAX_INCLUDE)
+		return fail(p, &at, -E2BIG, "@include nested deeper than %d files", SF_MAX_INCLUDE);
+	p->pos = end;
+	if ((rc = include_path(p, p->text + start, n, &path, &size)))
+		return fail(p, &pt, rc, "out of memory");
+	rc = sf_file_read(path, SF_MAX_TEXT - p->ast->text_total + 1, &text, &len, &tsize, id);
+	if (rc) {
+		fail(p, &pt, rc == -ENOMEM ? -ENOMEM : -EINVAL, "cannot read '%s': %s", path,
+		     error_text(-rc));
+		sf_mem_free(path, size);
+		return p->err->code;
+	}
+	if (in_chain(p->ast, p->src, id)) {
+		fail(p, &pt, -EINVAL, "'%s' includes itself (through the files above)",
+		     tok_text(p, &pt, buf, sizeof(buf)));
+		rc = p->err->code;
+	} else if (len > SF_MAX_TEXT - p->ast->text_total) {
+		fail(p, &pt, -E2BIG, "'%s' makes the policy text over 1 MiB, includes together",
+		     path);
+		rc = p->err->code;
+	}
+	if (!rc)
+		rc = sf_ast_src(p->ast, path, text, len, &src);
+	if (rc) {
+		if (rc == -ENOMEM)
+			fail(p, &pt, rc, "out of memory");
+		sf_mem_free(text, tsize);
+		sf_mem_free(path, size);
+		return rc;
+	}
+	p->ast->text_total += len;
+	s = &SF_VEC_AT(&p->ast->srcs, struct sf_src, src);
+	s->own_name = path;
+	s->own_name_size = size;
+	s->own_text = text;
+	s->own_text_size = tsize;
+	s->parent = p->src;
+	s->parent_line = at.line;
+	s->is_file = 1;
+	s->id[0] = id[0];
+	s->id[1] = id[1];
+	if ((rc = parse_text(p, src, p->depth + 1)))
+		return rc;
+	return next(p);
+}
+
+/* rule := directive ':' rhs | include */
 static int parse_rule(struct parser *p)
 {
-	struct sf_rule r = { 0 }, *slot;
+	struct sf_rule r = { 0 };
 	char buf[64];
 	int rc;
 
 	struct token directive = p->tok;
 	char dbuf[64];
 
+	if (p->tok.kind == T_AT && p->tok.len == 8 &&
+	    memcmp(p->text + p->tok.start, "@include", 8) == 0)
+		return parse_include(p);
 	if ((rc = parse_directive(p, &r)) || (rc = next(p)))
 		return rc;
 	if (p->tok.kind != T_COLON)
@@ -647,35 +970,26 @@ static int parse_rule(struct parser *p)
 		return rc;
 	if (p->tok.kind != T_END && p->tok.kind != T_EOF)
 		return fail(p, &p->tok, -EINVAL,
-			    "unexpected '%s' after the rule (expected '||', '&&', ';' or a new line)",
-			    tok_text(p, &p->tok, buf, sizeof(buf)));
-	slot = sf_vec_push(&p->ast->rules, sizeof(r), MAX_RULES);
-	if (!slot)
-		return fail(p, &p->tok, p->ast->rules.n >= MAX_RULES ? -E2BIG : -ENOMEM,
-			    "%s", p->ast->rules.n >= MAX_RULES ? "too many rules" :
-			    "out of memory");
-	*slot = r;
+			    "unexpected '%s' after the rule (expected %s';' or a new line)",
+			    tok_text(p, &p->tok, buf, sizeof(buf)),
+			    r.rhs == SF_RHS_EXPR && !r.action ? "'||', '&&', 'else', " : "");
+	rc = sf_ast_rule(p->ast, &r);
+	if (rc)
+		return fail(p, &p->tok, rc, "%s", rc == -E2BIG ? "too many rules" : "out of memory");
 	return 0;
 }
 
 /* policy := { rule }   (rules end at ';' or a newline; blank rules are ignored) */
-int sf_parse(const char *source, const char *text, size_t len,
-	     struct sf_ast *ast, struct sf_error *err)
+static int parse_text(struct parser *parent, uint32_t src, unsigned depth)
 {
+	const struct sf_src *s = &SF_VEC_AT(&parent->ast->srcs, struct sf_src, src);
 	struct parser p = {
-		.source = source, .text = text, .textlen = len, .line = 1,
-		.ast = ast, .err = err,
+		.source = s->name, .text = s->text, .textlen = s->len, .line = 1,
+		.src = src, .how = parent->how, .depth = depth,
+		.ast = parent->ast, .err = parent->err,
 	};
 	int rc;
 
-	memset(ast, 0, sizeof(*ast));
-	err->code = 0;
-	err->text[0] = '\0';
-	if (len > SF_MAX_TEXT) {
-		sf_error_at(err, -E2BIG, source, text, len, 0, 0, 0,
-			    "policy text is %zu bytes; the limit is 1 MiB", len);
-		return -E2BIG;
-	}
 	rc = next(&p);
 	while (!rc && p.tok.kind != T_EOF) {
 		if (p.tok.kind == T_END)
@@ -689,8 +1003,21 @@ int sf_parse(const char *source, const char *text, size_t len,
 	return rc;
 }
 
-void sf_ast_free(struct sf_ast *ast)
+int sf_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err)
 {
-	sf_vec_free(&ast->nodes, sizeof(struct sf_node));
-	sf_vec_free(&ast->rules, sizeof(struct sf_rule));
+	struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
+	struct parser top = { .how = how, .ast = ast, .err = err };
+
+	err->code = 0;
+	err->text[0] = '\0';
+	s->is_file = how == SF_SRC_FILE;
+	if (s->is_file)
+		sf_file_id(s->name, s->id); /* unknown: no cycle through it is seen */
+	ast->text_total += s->len;
+	if (s->len > SF_MAX_TEXT) {
+		sf_error_at(err, -E2BIG, s->name, s->text, s->len, 0, 0, 0,
+			    "policy text is %zu bytes; the limit is 1 MiB", s->len);
+		return -E2BIG;
+	}
+	return parse_text(&top, src, 0);
 }

@@ -15,8 +15,16 @@
 
 #include "systab.h"
 
-#define SF_MAX_TEXT (1u << 20) /* bytes of policy text */
+#define SF_MAX_TEXT (1u << 20) /* bytes of policy text, includes together */
 #define SF_MAX_DEPTH 64        /* nesting of '(' and '!' in one expression */
+#define SF_MAX_INCLUDE 16      /* nesting of @include */
+
+/* Actions: what a call gets.  1..SF_ERRNO_MAX: it fails with that errno,
+ * without running. */
+#define SF_ACTION_RUN 0
+#define SF_ACTION_KILL 0x1000
+#define SF_ACTION_TRAP 0x1001 /* SIGSYS to the process, as seccomp's RET_TRAP */
+#define SF_ACTION_LOG 0x1002  /* reported, then it runs */
 
 enum sf_op {
 	SF_OP_EQ,   /* == */
@@ -26,6 +34,7 @@ enum sf_op {
 	SF_OP_GT,   /* >  */
 	SF_OP_GE,   /* >= */
 	SF_OP_BITS, /* &  : true when (field & value) != 0 */
+	SF_OP_IN,   /* in : true when (field & ~value) == 0 */
 };
 
 enum sf_kind { SF_N_PRED, SF_N_NOT, SF_N_AND, SF_N_OR };
@@ -46,20 +55,26 @@ struct sf_node {
 	uint64_t value;
 };
 
-/* One `X: expr` rule, kept in F[X] in the order it was applied. */
+/* One `X: expr [else return E]` rule, kept in F[X] in the order it was
+ * applied. */
 struct sf_filter {
 	uint32_t root;   /* node index of the expression */
 	uint32_t line;   /* line of the rule in its source */
 	uint32_t source; /* offset in strings[] of the source's name */
 	uint32_t test;   /* evaluator: first test of this filter (eval.h) */
+	uint16_t fail;   /* what a call it is false of gets: an errno (else
+			    return E), or 0 for the policy's default action */
 };
 
-/* What the policy says about one syscall number. */
+/* What the policy says about one syscall number.  ret and F[nr] never
+ * coexist: `X: return E` drops X's filters, `X: expr` sets ret to 0. */
 struct sf_sysrule {
 	uint8_t allowed;   /* in S */
+	uint8_t chain;     /* evaluator: not simply allowed, run the tests */
 	uint8_t conj;      /* n > 0: F[nr] is a plain conjunction of n tests
 			      (eval.h's fast path); 0: use the chain */
 	uint16_t nfilters; /* |F[nr]| */
+	uint16_t ret;      /* X: return E -- every call fails with E; 0: runs */
 	uint32_t first;    /* F[nr] is filters[first .. first+nfilters) */
 	uint32_t test;     /* evaluator: the first test of F[nr] (eval.h) */
 };
@@ -76,13 +91,15 @@ struct sf_test {
 	uint64_t lo, mask, span;
 	uint8_t arg;
 	uint8_t fall;    /* which exit (0 or 1) is just the following test; 2: none */
-	int32_t next[2]; /* [false], [true]: a test index, SF_ALLOW or -(2+k)
-			    for "denied by filter k" */
+	int32_t next[2]; /* [false], [true]: a test index, SF_ALLOW, SF_RETURN
+			    or -(4+k) for "filter k is false" (eval.h) */
 };
 
 struct sf_policy {
 	size_t size;     /* bytes in this block (for sf_policy_free) */
 	uint8_t pending; /* on_next_syscall: 1 -- not enforced until the next exec */
+	uint16_t dflt;   /* default: what a call that is not permitted gets
+			    (SF_ACTION_KILL, _TRAP, _LOG, or an errno) */
 	uint32_t nfilters, nnodes, ntests, nstrings;
 	struct sf_sysrule sys[SF_NR_COUNT];
 	const struct sf_filter *filters;
@@ -106,20 +123,32 @@ struct sf_error {
  *
  * cur == NULL means an unfiltered process.  When cur is enforcing (not
  * NULL and not pending) the result may only reduce access: a rule that
- * would add a syscall to S fails with -EPERM and nothing changes.
+ * would let a call run, or make an action weaker (kill > trap > errno >
+ * log: see secfilter(7)), fails with -EPERM and nothing changes.
  *
  * source names the text in messages: a file path, "SECFILTER_POLICY",
- * "<api>".  Returns 0 and sets *out to a new block, or a negative errno
- * with err filled in. */
+ * "<api>".  @include paths are relative to the working directory.
+ * Returns 0 and sets *out to a new block, or a negative errno with err
+ * filled in. */
 int sf_policy_apply(const struct sf_policy *cur, const char *source,
 		    const char *text, size_t len, struct sf_policy **out,
 		    struct sf_error *err);
 
+/* What @include is relative to (sf_policy_apply_src's how). */
+#define SF_SRC_TEXT 0       /* the working directory (sf_policy_apply) */
+#define SF_SRC_FILE 1       /* source is the text's path: its directory */
+#define SF_SRC_NO_INCLUDE 2 /* nothing: @include is an error (the runtime API) */
+
+int sf_policy_apply_src(const struct sf_policy *cur, const char *source, int how,
+			const char *text, size_t len, struct sf_policy **out,
+			struct sf_error *err);
+
 void sf_policy_free(struct sf_policy *p);
 
 /* The canonical text of SPEC §3: "on_next_syscall: 1" first when pending,
- * then each allowed syscall in number order, "sys_NAME: 1" or one
- * "sys_NAME: EXPR" line per filter.  Parsing it gives the same policy.
+ * "default: ACTION" unless it is kill, then each allowed syscall in number
+ * order, "sys_NAME: 1", "sys_NAME: return E" or one "sys_NAME: EXPR
+ * [else return E]" line per filter.  Parsing it gives the same policy.
  * Like snprintf: writes at most cap bytes (NUL included) and returns the
  * full length.  Uses no libc I/O (safe in the preload library). */
 size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap);

@@ -1,21 +1,39 @@
 /* The canonical text of a policy (SPEC §3 "State report").
  *
  * Canonical means: one spelling per policy.  Names are the table's
- * (sys_NAME, the kernel argument names), operators are spaced, parentheses
- * appear only where precedence needs them, and a value is printed from its
- * normalized form: signed types in decimal, bit masks in hex, other
- * unsigned values in decimal up to 0xffff and in hex above. */
+ * (sys_NAME, the kernel argument names, an errno's first name), operators
+ * are spaced, parentheses appear only where precedence needs them, and a
+ * value is printed from its normalized form: signed types in decimal, bit
+ * masks in hex, other unsigned values in decimal up to 0xffff and in hex
+ * above.  The mask of `in` is written as its complement (~0x4) when more
+ * than half of the argument's bits are set: `prot in ~0x4` rather than
+ * `prot in 0xfffffffffffffffb`. */
 #include "internal.h"
 
 static const char *const op_text[] = {
 	[SF_OP_EQ] = " == ", [SF_OP_NE] = " != ", [SF_OP_LT] = " < ",
 	[SF_OP_LE] = " <= ", [SF_OP_GT] = " > ", [SF_OP_GE] = " >= ",
-	[SF_OP_BITS] = " & ",
+	[SF_OP_BITS] = " & ", [SF_OP_IN] = " in ",
 };
+
+static unsigned popcount(uint64_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
 
 static void print_value(struct sf_out *o, const struct sf_node *n)
 {
-	if (n->op == SF_OP_BITS)
+	const unsigned bits = n->type == SF_T_U16 ? 16 : n->type <= SF_T_U32 ? 32 : 64;
+	const uint64_t width = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+
+	if (n->op == SF_OP_IN && popcount(n->value & width) * 2 > bits) {
+		sf_out_str(o, "~");
+		sf_out_u64(o, ~n->value & width, 16);
+	} else if (n->op == SF_OP_BITS || n->op == SF_OP_IN)
 		sf_out_u64(o, n->value, 16);
 	else if (sf_type_signed(n->type))
 		sf_out_s64(o, (int64_t)n->value);
@@ -92,6 +110,31 @@ size_t sf_filter_print(const struct sf_policy *p, unsigned nr,
 	return sf_out_end(&o);
 }
 
+void sf_print_action(struct sf_out *o, unsigned action)
+{
+	const char *name;
+
+	switch (action) {
+	case SF_ACTION_KILL: sf_out_str(o, "kill"); return;
+	case SF_ACTION_TRAP: sf_out_str(o, "trap"); return;
+	case SF_ACTION_LOG: sf_out_str(o, "log"); return;
+	case SF_ACTION_RUN: sf_out_str(o, "run"); return; /* never in a policy */
+	}
+	sf_out_str(o, "return ");
+	name = sf_errno_name(action);
+	if (name)
+		sf_out_str(o, name);
+	else
+		sf_out_u64(o, action, 10);
+}
+
+static void print_head(struct sf_out *o, const struct sf_syscall *sc)
+{
+	sf_out_str(o, "sys_");
+	sf_out_str(o, sc->name);
+	sf_out_str(o, ": ");
+}
+
 size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
 {
 	struct sf_out o = { buf, cap, 0 };
@@ -99,22 +142,33 @@ size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
 
 	if (p->pending)
 		sf_out_str(&o, "on_next_syscall: 1\n");
+	if (p->dflt != SF_ACTION_KILL) {
+		sf_out_str(&o, "default: ");
+		sf_print_action(&o, p->dflt);
+		sf_out_str(&o, "\n");
+	}
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *r = &p->sys[nr];
 		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
 
 		if (!r->allowed || !sc)
 			continue;
-		if (!r->nfilters) {
-			sf_out_str(&o, "sys_");
-			sf_out_str(&o, sc->name);
-			sf_out_str(&o, ": 1\n");
+		if (r->ret) {
+			print_head(&o, sc);
+			sf_print_action(&o, r->ret);
+			sf_out_str(&o, "\n");
+		} else if (!r->nfilters) {
+			print_head(&o, sc);
+			sf_out_str(&o, "1\n");
 		}
 		for (i = 0; i < r->nfilters; i++) {
-			sf_out_str(&o, "sys_");
-			sf_out_str(&o, sc->name);
-			sf_out_str(&o, ": ");
-			sf_print_expr(&o, p->nodes, p->filters[r->first + i].root, sc);
+			const struct sf_filter *f = &p->filters[r->first + i];
+			print_head(&o, sc);
+			sf_print_expr(&o, p->nodes, f->root, sc);
+			if (f->fail) {
+				sf_out_str(&o, " else ");
+				sf_print_action(&o, f->fail);
+			}
 			sf_out_str(&o, "\n");
 		}
 	}

@@ -7,7 +7,10 @@
  * are guarded by a try-lock: a caller that finds it taken (another thread,
  * or a signal handler interrupting a policy apply) simply takes fresh
  * memory instead of waiting, so nothing here can deadlock. */
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "mem.h"
@@ -134,4 +137,62 @@ void sf_mem_free(void *p, size_t n)
 	b->next = freelist[c];
 	freelist[c] = b;
 	unlock(&list_lock);
+}
+
+/* The files a policy @includes, read with raw calls (see mem.h). */
+int sf_file_read(const char *path, size_t max, char **text, size_t *len, size_t *size,
+		 uint64_t id[2])
+{
+	long fd = sf_sys(SYS_openat, AT_FDCWD, (long)path,
+			 O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0, 0, 0);
+	struct stat st;
+	size_t n = 0, cap;
+	char *buf;
+	long r;
+
+	if (fd < 0)
+		return (int)fd;
+	r = sf_sys(SYS_fstat, fd, (long)&st, 0, 0, 0, 0);
+	if (r == 0 && !S_ISREG(st.st_mode))
+		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	cap = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max;
+	buf = r == 0 ? sf_mem_alloc(cap) : NULL;
+	if (r == 0 && !buf)
+		r = -ENOMEM;
+	while (r == 0 && n < cap) {
+		long k = sf_sys(SYS_read, fd, (long)(buf + n), (long)(cap - n), 0, 0, 0);
+		if (k == -EINTR)
+			continue;
+		if (k <= 0) {
+			r = k;
+			break;
+		}
+		n += (size_t)k;
+	}
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (r == 0 && n == cap && cap < max)
+		r = -EAGAIN; /* it grew while being read */
+	if (r < 0) {
+		if (buf)
+			sf_mem_free(buf, cap);
+		return (int)r;
+	}
+	id[0] = (uint64_t)st.st_dev;
+	id[1] = (uint64_t)st.st_ino;
+	*text = buf;
+	*len = n;
+	*size = cap;
+	return 0;
+}
+
+int sf_file_id(const char *path, uint64_t id[2])
+{
+	struct stat st;
+	long r = sf_sys(SYS_newfstatat, AT_FDCWD, (long)path, (long)&st, 0, 0, 0);
+
+	if (r < 0)
+		return (int)r;
+	id[0] = (uint64_t)st.st_dev;
+	id[1] = (uint64_t)st.st_ino;
+	return 0;
 }

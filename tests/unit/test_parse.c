@@ -206,8 +206,70 @@ static void numbers_in_three_bases(void **state)
 	ALLOWED(p, LSEEK, 0, 0, 0, 0);
 	DENIED(p, LSEEK, 0, 17, 0, 0);
 	sf_policy_free(p);
-	p = t_parse(NULL, "lseek: offset == 0XFF; lseek: offset == 18446744073709551615 || offset == 255");
+	p = t_parse(NULL, "lseek: offset == 0XFF; lseek: offset == 0xffffffffffffffff || offset == 255");
 	ALLOWED(p, LSEEK, 0, 255, 0, 0);
+	sf_policy_free(p);
+	/* an unsigned argument takes any decimal that fits its width */
+	p = t_parse(NULL, "read: count == 18446744073709551615 || fd == 4294967295");
+	ALLOWED(p, READ, 0, 0, UINT64_MAX, 0);
+	ALLOWED(p, READ, 0xffffffff, 0, 0, 0);
+	sf_policy_free(p);
+}
+
+/* A decimal is a number, which a signed argument must be able to hold;
+ * hex, octal, constants and negated numbers spell bit patterns of the
+ * argument's width (SPEC §2). */
+static void decimals_in_signed_range(void **state)
+{
+	static const struct {
+		const char *text;
+		unsigned col, len;
+		const char *message;
+	} bad[] = {
+		{ "kill: pid == 2147483648", 14, 10,
+		  "2147483648 is above the range of 'pid', a signed 32-bit argument "
+		  "(-2147483648 to 2147483647); 0x80000000 is the bit pattern" },
+		{ "kill: pid == 4294967295", 14, 10, "above the range of 'pid'" },
+		{ "kill: pid == -2147483649", 14, 11,
+		  "-2147483649 is below the range of 'pid', a signed 32-bit argument" },
+		{ "kill: arg0 != 1 && arg0 == 1|2147483648", 30, 10, "above the range of 'pid'" },
+		{ "kill: pid == ~2147483648", 14, 11, "above the range" },
+		{ "lseek: offset > 9223372036854775808", 17, 19,
+		  "above the range of 'offset', a signed 64-bit argument (-9223372036854775808 to "
+		  "9223372036854775807); 0x8000000000000000 is the bit pattern" },
+		{ "lseek: offset > -9223372036854775809", 17, 20, "below the range of 'offset'" },
+	};
+	struct sf_policy *p;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sf_error e = t_parse_error(NULL, bad[i].text);
+		char caret[64];
+
+		if (e.code != -EINVAL || e.col != bad[i].col || !strstr(e.text, bad[i].message))
+			fail_msg("%s: got %d at %u:\n%s", bad[i].text, e.code, e.col, e.text);
+		memset(caret, '~', bad[i].len);
+		caret[0] = '^';
+		caret[bad[i].len] = '\n';
+		caret[bad[i].len + 1] = '\0';
+		if (!strstr(e.text, caret))
+			fail_msg("%s: caret of %u expected:\n%s", bad[i].text, bad[i].len, e.text);
+	}
+	/* the same bits, spelt as patterns */
+	p = t_parse(NULL, "kill: pid == 0x80000000 || pid == -2147483648 || pid == 020000000000"
+			  " || pid == 2147483647 || pid == ~0x7fffffff");
+	assert_string_equal(t_print(p),
+		"sys_kill: pid == -2147483648 || pid == -2147483648 || pid == -2147483648"
+		" || pid == 2147483647 || pid == -2147483648\n");
+	ALLOWED(p, KILL, 0x80000000, 0, 0, 0);
+	ALLOWED(p, KILL, 0xffffffff80000000, 0, 0, 0);
+	DENIED(p, KILL, 0, 0, 0, 0);
+	sf_policy_free(p);
+	p = t_parse(NULL, "lseek: offset == 0x8000000000000000 || offset == -9223372036854775808"
+			  " || offset == 9223372036854775807");
+	ALLOWED(p, LSEEK, 0, 0x8000000000000000, 0, 0);
+	ALLOWED(p, LSEEK, 0, 0x7fffffffffffffff, 0, 0);
 	sf_policy_free(p);
 }
 
@@ -340,8 +402,8 @@ static void errors_at_exact_positions(void **state)
 		{ "xyzzyplugh: 1", -EINVAL, 1, 1, "unknown syscall 'xyzzyplugh'" },
 		{ "999: 1", -EINVAL, 1, 1, "no x86-64 syscall has number 999" },
 		{ "read 1", -EINVAL, 1, 6, "expected ':' after 'read', got '1'" },
-		{ "read:", -EINVAL, 1, 6, "expected 1 (allow), 0 (remove) or an expression after ':'" },
-		{ "read: 2", -EINVAL, 1, 7, "expected 1 (allow), 0 (remove) or an expression, got '2'" },
+		{ "read:", -EINVAL, 1, 6, "expected 1 (allow), 0 (remove), return ERRNO or an expression after ':'" },
+		{ "read: 2", -EINVAL, 1, 7, "expected 1 (allow), 0 (remove), return ERRNO or an expression, got '2'" },
 		{ "read: fd", -EINVAL, 1, 9, "expected a comparison" },
 		{ "read: fd =", -EINVAL, 1, 10, "unexpected character '='" },
 		{ "read: fd == ", -EINVAL, 1, 13, "expected a number or a constant" },
@@ -352,16 +414,17 @@ static void errors_at_exact_positions(void **state)
 		{ "read: fd == 12a", -EINVAL, 1, 15, "invalid digit 'a' in decimal number" },
 		{ "read: fd == 99999999999999999999", -EINVAL, 1, 13, "does not fit in 64 bits" },
 		{ "read: fd == 0x100000000", -EINVAL, 1, 13, "value does not fit 'fd', a 32-bit argument" },
-		{ "openat: dfd == -2147483649", -EINVAL, 1, 16, "does not fit 'dfd'" },
+		{ "openat: dfd == -2147483649", -EINVAL, 1, 16, "below the range of 'dfd'" },
+		{ "openat: dfd == -0x80000001", -EINVAL, 1, 16, "does not fit 'dfd'" },
 		{ "openat: mode == 0x10000", -EINVAL, 1, 17, "a 16-bit argument" },
 		{ "openat: flags & O_WRONGLY", -EINVAL, 1, 17, "unknown constant 'O_WRONGLY' (did you mean 'O_WRONLY'?)" },
 		{ "getpid: arg0 == 1", -EINVAL, 1, 9, "sys_getpid takes no arguments" },
 		{ "read: arg3 == 1", -EINVAL, 1, 7, "unknown argument 'arg3'" },
-		{ "*: fd == 1", -EINVAL, 1, 4, "'*' takes only 1 or 0" },
+		{ "*: fd == 1", -EINVAL, 1, 4, "'*' takes only 1, 0 or return ERRNO" },
 		{ "on_next_syscall: arg0 == 1", -EINVAL, 1, 18, "'on_next_syscall' takes only 1 or 0" },
 		{ "read: 1\n\n  write: 1 $", -EINVAL, 3, 12, "unexpected character '$'" },
 		{ "read: 1 # \xc3\xa9\nwrite: \xc3\xa9", -EINVAL, 2, 8, "unexpected byte 0xc3" },
-		{ ": 1", -EINVAL, 1, 1, "expected a syscall name, '*' or 'on_next_syscall'" },
+		{ ": 1", -EINVAL, 1, 1, "expected a syscall name, '*', '@GROUP', 'default' or 'on_next_syscall'" },
 		{ "read: fd == 1 ||", -EINVAL, 1, 17, "expected an argument name" },
 		{ "read: fd == --1", -EINVAL, 1, 14, "expected a number or a constant, got '-'" },
 	};
@@ -492,6 +555,7 @@ int main(void)
 		cmocka_unit_test(negation),
 		cmocka_unit_test(long_chains_stay_shallow),
 		cmocka_unit_test(numbers_in_three_bases),
+		cmocka_unit_test(decimals_in_signed_range),
 		cmocka_unit_test(negatives_and_complement),
 		cmocka_unit_test(constants_and_or_of_terms),
 		cmocka_unit_test(unsigned_int_cut_to_low_32_bits),

@@ -1,0 +1,109 @@
+/* The tree of a policy as read (internal.h): its containers and
+ * constructors.  The parser builds the tree with these, and so do the
+ * front ends for other syntaxes: one way to make a node or a rule. */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mem.h"
+
+#define MAX_NODES (1u << 22)
+#define MAX_RULES (1u << 20)
+#define MAX_SRCS 4096
+
+void sf_ast_init(struct sf_ast *ast)
+{
+	memset(ast, 0, sizeof(*ast));
+}
+
+void sf_ast_free(struct sf_ast *ast)
+{
+	uint32_t i;
+
+	for (i = 0; i < ast->srcs.n; i++) {
+		struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, i);
+		if (s->own_name)
+			sf_mem_free(s->own_name, s->own_name_size);
+		if (s->own_text)
+			sf_mem_free(s->own_text, s->own_text_size);
+	}
+	sf_vec_free(&ast->nodes, sizeof(struct sf_node));
+	sf_vec_free(&ast->rules, sizeof(struct sf_rule));
+	sf_vec_free(&ast->srcs, sizeof(struct sf_src));
+}
+
+static int too_many(const struct sf_vec *v, uint32_t limit)
+{
+	return v->n >= limit ? -E2BIG : -ENOMEM;
+}
+
+int sf_ast_src(struct sf_ast *ast, const char *name, const char *text, size_t len,
+	       uint32_t *idx)
+{
+	struct sf_src *s = sf_vec_push(&ast->srcs, sizeof(*s), MAX_SRCS);
+
+	if (!s)
+		return too_many(&ast->srcs, MAX_SRCS);
+	s->name = name;
+	s->text = text;
+	s->len = len;
+	s->parent = SF_NO_SRC;
+	*idx = ast->srcs.n - 1;
+	return 0;
+}
+
+static int add_node(struct sf_ast *ast, const struct sf_node *n, uint32_t *out)
+{
+	struct sf_node *slot = sf_vec_push(&ast->nodes, sizeof(*n), MAX_NODES);
+
+	if (!slot)
+		return too_many(&ast->nodes, MAX_NODES);
+	*slot = *n;
+	*out = ast->nodes.n - 1;
+	return 0;
+}
+
+int sf_ast_pred(struct sf_ast *ast, unsigned arg, enum sf_type type, enum sf_op op,
+		uint64_t value, uint32_t *out)
+{
+	struct sf_node n = {
+		.kind = SF_N_PRED, .op = (uint8_t)op, .arg = (uint8_t)arg,
+		.type = (uint8_t)type, .value = sf_normalize(value, type),
+	};
+
+	return add_node(ast, &n, out);
+}
+
+int sf_ast_not(struct sf_ast *ast, uint32_t a, uint32_t *out)
+{
+	struct sf_node n = { .kind = SF_N_NOT, .left = a };
+
+	return add_node(ast, &n, out);
+}
+
+/* A balanced tree over ops[0, n): its depth is logarithmic in n. */
+int sf_ast_chain(struct sf_ast *ast, enum sf_kind kind, const uint32_t *ops, uint32_t n,
+		 uint32_t *out)
+{
+	struct sf_node node = { .kind = (uint8_t)kind };
+	int rc;
+
+	if (n == 1) {
+		*out = ops[0];
+		return 0;
+	}
+	rc = sf_ast_chain(ast, kind, ops, n / 2, &node.left);
+	if (!rc)
+		rc = sf_ast_chain(ast, kind, ops + n / 2, n - n / 2, &node.right);
+	return rc ? rc : add_node(ast, &node, out);
+}
+
+int sf_ast_rule(struct sf_ast *ast, const struct sf_rule *r)
+{
+	struct sf_rule *slot = sf_vec_push(&ast->rules, sizeof(*r), MAX_RULES);
+
+	if (!slot)
+		return too_many(&ast->rules, MAX_RULES);
+	*slot = *r;
+	return 0;
+}
