@@ -132,7 +132,7 @@ $(B)/progs/%-static: tests/progs/%-static.c
 
 $(B)/progs/%: tests/progs/%.c preload/secfilter.h
 	@mkdir -p $(@D)
-	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ipreload -o $@ $< -lpthread -ldl
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ipreload -o $@ $< -lpthread -ldl -lseccomp
 
 $(B)/escape/%-static: tests/escape/%-static.c tests/escape/escape.h
 	@mkdir -p $(@D)

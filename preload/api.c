@@ -109,28 +109,47 @@ static void spin_lock(int *l)
 		sf_sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
 }
 
+/* What publishing p takes, made before a kernel filter that narrows the
+ * process could refuse the calls (memfd_create, ftruncate, mmap). */
+struct publication {
+	const char *env;
+	void *m;
+	size_t size;
+};
+
+static int prepare(const struct sf_policy *p, struct publication *pub)
+{
+	size_t len = sf_policy_print(p, NULL, 0);
+	char *text = sf_mem_alloc(len + 1);
+
+	sf_counts_init(); /* once: the errno returns show counts beside the policy */
+	pub->env = NULL;
+	pub->m = NULL;
+	pub->size = 0;
+	if (text) {
+		sf_policy_print(p, text, len + 1);
+		pub->env = env_text(text, len);
+		pub->m = new_state_mapping(text, len, &pub->size);
+		sf_mem_free(text, len + 1);
+	}
+	if (!pub->m || !pub->env) {
+		if (pub->m)
+			sf_unpages(pub->m, pub->size);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* After sf_cur became p: the hot path, exec's environment and the state
  * mapping follow.  Publications are serialized, and one whose block is no
  * longer sf_cur steps aside (the newer one's publisher does the work), so
  * an older, wider block can never be published last. */
-int sf_publish(const struct sf_policy *p)
+static void commit(const struct sf_policy *p, const struct publication *pub)
 {
-	size_t len = sf_policy_print(p, NULL, 0), size = 0, old_size = 0;
-	char *text = sf_mem_alloc(len + 1);
-	char *env = NULL;
-	void *m = NULL, *old = NULL;
+	const char *env = pub->env;
+	void *m = pub->m, *old = NULL;
+	size_t size = pub->size, old_size = 0;
 
-	if (text) {
-		sf_policy_print(p, text, len + 1);
-		env = env_text(text, len);
-		m = new_state_mapping(text, len, &size);
-		sf_mem_free(text, len + 1);
-	}
-	if (!m || !env) {
-		if (m)
-			sf_unpages(m, size);
-		return -ENOMEM;
-	}
 	spin_lock(&state_lock);
 	if (__atomic_load_n(&sf_cur, __ATOMIC_ACQUIRE) == p) {
 		__atomic_store_n(&sf_env_policy, env, __ATOMIC_RELEASE);
@@ -143,6 +162,15 @@ int sf_publish(const struct sf_policy *p)
 	__atomic_store_n(&state_lock, 0, __ATOMIC_RELEASE);
 	if (old)
 		sf_unpages(old, old_size);
+}
+
+int sf_publish(const struct sf_policy *p)
+{
+	struct publication pub;
+
+	if (prepare(p, &pub) < 0)
+		return -ENOMEM;
+	commit(p, &pub);
 	return 0;
 }
 
@@ -418,6 +446,7 @@ SF_EXPORT int secfilter_apply(const char *policy)
 	struct sf_error err;
 	const struct sf_policy *cur;
 	struct sf_policy *np;
+	struct publication pub;
 	const char *msg;
 	int r;
 
@@ -427,24 +456,31 @@ SF_EXPORT int secfilter_apply(const char *policy)
 	for (;;) {
 		cur = __atomic_load_n(&sf_cur, __ATOMIC_ACQUIRE);
 		sf_memset(&err, 0, sizeof err);
-		r = sf_policy_apply(cur, "<api>", policy, sf_strlen(policy), &np, &err);
+		r = sf_policy_apply_src(cur, "<api>", SF_SRC_NO_INCLUDE, policy,
+					sf_strlen(policy), &np, &err);
 		if (r < 0)
 			return fail(-r, err.text);
+		if (prepare(np, &pub) < 0) {
+			sf_policy_free(np);
+			return fail(ENOMEM, "secfilter_apply: out of memory");
+		}
 		if (!cur && (r = start_enforcing(np, &msg)) < 0) {
 			sf_policy_free(np);
+			sf_unpages(pub.m, pub.size);
 			return fail(-r, msg);
 		}
 		if ((r = also_in_kernel(np, &err)) < 0) {
 			sf_policy_free(np);
+			sf_unpages(pub.m, pub.size);
 			return fail(-r, err.text);
 		}
 		if (__atomic_compare_exchange_n(&sf_cur, &cur, np, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			break;
 		sf_policy_free(np); /* never published: nobody reads it */
+		sf_unpages(pub.m, pub.size);
 	}
-	if (sf_publish(np) < 0)
-		return fail(ENOMEM, "secfilter_apply: out of memory");
+	commit(np, &pub);
 	return 0;
 }
 

@@ -43,10 +43,8 @@ void sf_disarm(void)
 	       0, 0, 0, 0);
 }
 
-static int decision(const struct sf_call *c)
+static int decision(const struct sf_policy *p, const struct sf_call *c)
 {
-	const struct sf_policy *p = sf_enforcing();
-
 	if (c->nr == SYS_prctl && c->a[0] == PR_SET_SYSCALL_USER_DISPATCH)
 		return SF_DENY_DISPATCH;
 	return p ? sf_decide(p, (uint64_t)c->nr, c->a) : SF_ALLOW;
@@ -54,10 +52,12 @@ static int decision(const struct sf_call *c)
 
 long sf_handle(struct sf_call *c)
 {
-	int d = decision(c);
+	const struct sf_policy *p = sf_enforcing();
+	int d = decision(p, c);
+	long r;
 
-	if (d != SF_ALLOW)
-		sf_violation(c, d); /* returns only in log mode */
+	if (d != SF_ALLOW && sf_act(p, c, d, &r))
+		return r; /* not issued: an errno, or what a trap left */
 	return sf_issue(c);
 }
 
@@ -83,14 +83,14 @@ static void set_mask(uint64_t set, uint64_t *old)
 }
 
 /* A SIGSYS that is not ours goes where the program wanted it. */
-static void forward(int sig, siginfo_t *si, void *uc)
+static void forward(int sig, siginfo_t *si, void *uc, int forced)
 {
 	struct sf_ksigaction a = shadow_sigsys;
 	uint64_t old;
 
-	if (a.handler == (void *)SIG_IGN)
+	if (a.handler == (void *)SIG_IGN && !forced)
 		return;
-	if (a.handler == (void *)SIG_DFL) {
+	if (a.handler == (void *)SIG_DFL || a.handler == (void *)SIG_IGN) {
 		struct sf_ksigaction dfl = { 0 };
 		dfl.flags = SA_RESTORER;
 		dfl.restorer = sf_restorer_plain;
@@ -131,8 +131,13 @@ static void sf_sigsys(int sig, siginfo_t *si, void *ucv)
 		if (sf_arm() == 0)
 			sf_ack_arm();
 	} else {
-		forward(sig, si, ucv);
+		forward(sig, si, ucv, 0);
 	}
+}
+
+void sf_sigsys_to_program(siginfo_t *si, ucontext_t *uc, int forced)
+{
+	forward(SIGSYS, si, uc, forced);
 }
 
 /* In trusted mode the handler runs with SIGSYS blocked: a call the policy
@@ -188,4 +193,8 @@ void sf_check_sigreturn(ucontext_t *uc)
 	    c.ip < (uintptr_t)__stop_sf_region)
 		c.ip = handling_site;
 	sf_violation(&c, d);
+	/* An errno or a trap has no caller to go back to (the handler's
+	 * frame is gone either way): only log lets it through. */
+	if (sf_call_action(p, &c, d) != SF_ACTION_LOG)
+		sf_die();
 }

@@ -52,10 +52,13 @@ FNR == NR {
 {
 	nf = split($0, f, "|")
 	if (nf != 4 && nf != 5)
-		fail("expected: function | return | parameters | syscall(arguments) [| cancel]")
+		fail("expected: function | return | parameters | syscall(arguments) [| cancel | raw]")
 	name = trim(f[1]); ret = trim(f[2]); params = trim(f[3]); call = trim(f[4])
 	cancel = nf == 5 ? trim(f[5]) : ""
-	if (cancel != "" && cancel != "cancel") fail("the fifth column is `cancel' or nothing")
+	if (cancel != "" && cancel != "cancel" && cancel != "raw")
+		fail("the fifth column is `cancel', `raw' or nothing")
+	raw = cancel == "raw"
+	if (raw) cancel = ""
 	if (name in seen) fail("duplicate function " name)
 	seen[name] = 1
 	if (call !~ /^[a-z_0-9]+\(.*\)$/) fail("bad call '" call "'")
@@ -90,8 +93,9 @@ FNR == NR {
 	}
 	for (i = na; i < 6; i++) args[i] = "0"
 	printf "\nSF_WRAPPER %s%s%s(%s)\n{\n", ret, (ret ~ /\*$/ ? "" : " "), name, proto
-	printf "\treturn (%s)sf_ret(sf_wrap6%s(__NR_%s, %s, %s, %s, %s, %s, %s, SF_CALLER));\n}\n",
-		ret, (cancel != "" ? "_cancel" : ""), sc, args[0], args[1], args[2], args[3], args[4], args[5]
+	printf "\treturn (%s)%s(sf_wrap6%s(__NR_%s, %s, %s, %s, %s, %s, %s, SF_CALLER));\n}\n",
+		ret, (raw ? "" : "sf_ret"), (cancel != "" ? "_cancel" : ""), sc, args[0], args[1], args[2],
+		args[3], args[4], args[5]
 }
 END {
 	if (failed) exit 1

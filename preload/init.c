@@ -247,7 +247,8 @@ static const struct sf_policy *load_policy(const struct env_in *e)
 		len = sf_strlen(text);
 	}
 	sf_memset(&err, 0, sizeof err);
-	r = sf_policy_apply(NULL, source, text, len, &p, &err);
+	r = sf_policy_apply_src(NULL, source, e->policy_file ? SF_SRC_FILE : SF_SRC_TEXT, text,
+				len, &p, &err);
 	if (buf)
 		sf_unpages(buf, cap);
 	if (r < 0)

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 
+#include "bpf.h"
 #include "sf.h"
 #include "unw.h"
 
@@ -166,7 +167,7 @@ static void put_frame(struct sf_buf *b, int i, uint64_t ip)
 
 static int unconditional(long nr)
 {
-	return sf_cur->sys[nr].allowed && sf_cur->sys[nr].nfilters == 0;
+	return sf_cur->sys[nr].allowed && !sf_cur->sys[nr].chain;
 }
 
 /* libunwind maps memory, probes addresses with a pipe and may read files:
@@ -312,9 +313,13 @@ static void report(const struct sf_call *c, int d)
 		sf_unpages(mem, REPORT_CAP);
 }
 
-static int must_die(int d)
+/* Log and trap report and go on (action.c carries on for them); kill,
+ * and an errno where the caller cannot answer with one, end the process. */
+static int must_die(const struct sf_call *c, int d)
 {
-	return sf_cfg.action == SF_ACT_KILL || d == SF_DENY_UNFOLLOWABLE;
+	unsigned a = sf_call_action(sf_enforcing(), c, d);
+
+	return a != SF_ACTION_LOG && a != SF_ACTION_TRAP;
 }
 
 /* The task reporting from this thread's TLS, 0 if none: the calls
@@ -342,7 +347,7 @@ void sf_violation(const struct sf_call *c, int d)
 	if (interpose)
 		sf_disarm();
 	report(c, d);
-	if (must_die(d)) {
+	if (must_die(c, d)) {
 		sf_tell_supervisor(c);
 		sf_die();
 	}
@@ -362,6 +367,10 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 	struct sf_call c;
 	int d;
 
+	if (si->si_errno != SF_BPF_TRAP_KILL) { /* `default: trap`, or not ours */
+		sf_kernel_trap((siginfo_t *)si, uc);
+		return;
+	}
 	sf_call_of_trap(&c, si, uc);
 	d = sf_cur ? sf_decide(sf_cur, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
 	report(&c, d);

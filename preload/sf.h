@@ -151,6 +151,17 @@ static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucont
 int sf_arm(void);                 /* this thread; 0 or -errno */
 void sf_disarm(void);
 long sf_handle(struct sf_call *c); /* decide + special handling + issue */
+/* The program's SIGSYS disposition gets (si, uc), as if the kernel had sent
+ * it; forced: as seccomp's RET_TRAP, which kills when it is SIG_IGN. */
+void sf_sigsys_to_program(siginfo_t *si, ucontext_t *uc, int forced);
+
+/* action.c: what a call the policy does not let run gets.  sf_act returns
+ * 1 with *res the call's result when it is not to be issued (an errno, a
+ * trap), 0 when it is to be issued (log); kill does not return. */
+unsigned sf_call_action(const struct sf_policy *p, const struct sf_call *c, int d);
+int sf_act(const struct sf_policy *p, struct sf_call *c, int d, long *res);
+void sf_kernel_trap(siginfo_t *si, ucontext_t *uc); /* trusted: not our kill */
+void sf_counts_init(void);
 int sf_install_sigsys(void);
 long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact);
 long sf_shadow_rt_sigaction(const void *act, void *oact); /* special.c: 0 or -errno */

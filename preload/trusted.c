@@ -91,16 +91,18 @@ int sf_guard_install(void)
 	return (int)install(prog, sizeof prog / sizeof prog[0], 0);
 }
 
-/* What a denied call does under a kernel filter.  SECFILTER_ACTION=log:
- * the kernel logs it (audit) and lets it proceed, as the library does and
- * as `secfilter run --trusted --log` does.  Otherwise trusted mode traps
- * into our handler, which reports and kills; before the exec of a static
- * binary there is no handler to come, the kernel kills. */
+/* What the policy's kill does under a kernel filter.  SECFILTER_ACTION=log:
+ * the kernel logs every denial (audit) and lets it proceed, as the library
+ * does and as `secfilter run --trusted --log` does.  Otherwise trusted mode
+ * traps into our handler, which reports and kills (the trap's data tells
+ * it from the policy's own `default: trap`); before the exec of a static
+ * binary there is no handler to come, the kernel kills.  The policy's
+ * errnos, trap and log are the kernel's own actions (bpf.h). */
 static uint32_t denied_action(int all_threads)
 {
 	if (sf_cfg.action == SF_ACT_LOG)
 		return SECCOMP_RET_LOG;
-	return all_threads ? SECCOMP_RET_TRAP : SECCOMP_RET_KILL_PROCESS;
+	return all_threads ? SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL : SECCOMP_RET_KILL_PROCESS;
 }
 
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -16,25 +17,14 @@
 #include "ksig.h"
 #include "wrap.h"
 
-void sf_wrap_violation(long nr, const uint64_t *a, int d, uintptr_t ip)
+int sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
+		   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uintptr_t ip,
+		   long *res)
 {
-	struct sf_call c;
+	struct sf_call c = { .nr = nr, .a = { a0, a1, a2, a3, a4, a5 }, .ip = ip };
+	int d = sf_decide(p, (uint64_t)nr, c.a);
 
-	c.nr = nr;
-	sf_memcpy(c.a, a, sizeof c.a);
-	c.ip = ip;
-	c.uc = NULL;
-	sf_violation(&c, d);
-}
-
-void sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
-		    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uintptr_t ip)
-{
-	const uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
-	int d = sf_decide(p, (uint64_t)nr, a);
-
-	if (d != SF_ALLOW)
-		sf_wrap_violation(nr, a, d, ip);
+	return d == SF_ALLOW ? 0 : sf_act(p, &c, d, res);
 }
 
 /* open's mode argument exists only with O_CREAT or O_TMPFILE. */
@@ -192,7 +182,7 @@ SF_WRAPPER int prctl(int option, ...)
 				    SF_CALLER));
 }
 
-static void check_rt_sigaction(const void *act, const void *oact, uintptr_t ip);
+static int check_rt_sigaction(const void *act, const void *oact, uintptr_t ip, long *res);
 
 /* syscall(): ordinary calls take the fast path; the special ones (clone,
  * rt_sigreturn...) need the trap's full register context, so they are
@@ -208,9 +198,11 @@ SF_WRAPPER long syscall(long nr, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	if (nr == SYS_rt_sigaction && (int)a[0] == SIGSYS && sf_cfg.active) {
+		long r;
 		if (a[3] != 8)
 			return sf_ret(-EINVAL);
-		check_rt_sigaction((const void *)a[1], (const void *)a[2], SF_CALLER);
+		if (check_rt_sigaction((const void *)a[1], (const void *)a[2], SF_CALLER, &r))
+			return sf_ret(r);
 		return sf_ret(sf_shadow_rt_sigaction((const void *)a[1], (void *)a[2]));
 	}
 	if (sf_is_special(nr))
@@ -260,6 +252,48 @@ SF_WRAPPER int fstat(int fd, struct stat *buf)
 SF_WRAPPER int fstat64(int fd, struct stat *buf)
 {
 	return (int)sf_ret(sf_fstat(fd, buf, SF_CALLER));
+}
+
+/* glibc refuses an offset that is not a multiple of the page size before
+ * the call (EINVAL): a policy answering mmap with an errno must not hide
+ * that. */
+#define MMAP_FN(name)                                                                 \
+	SF_WRAPPER void *name(void *addr, size_t len, int prot, int flags, int fd, off_t off) \
+	{                                                                             \
+		if (off & 4095)                                                       \
+			return (void *)sf_ret(-EINVAL);                               \
+		return (void *)sf_ret(sf_wrap6(SYS_mmap, SF_P(addr), len, SF_U(prot),  \
+					       SF_U(flags), SF_U(fd), SF_U(off), SF_CALLER)); \
+	}
+
+MMAP_FN(mmap)
+MMAP_FN(mmap64)
+
+static void *next_fn(const char *name);
+struct statx; /* <sys/stat.h> would clash with this file's fstat */
+
+/* glibc's statx falls back to fstatat when the kernel answers ENOSYS.
+ * When the policy answers it so, glibc's own statx runs: its call traps
+ * and is answered there (and counted once), and the program gets what
+ * glibc makes of it. */
+SF_WRAPPER int statx(int fd, const char *path, int flags, unsigned int mask, struct statx *buf)
+{
+	static int (*real)(int, const char *, int, unsigned int, struct statx *);
+	const struct sf_policy *p = sf_enforcing();
+	struct sf_call c = { .nr = SYS_statx, .a = { SF_U(fd), SF_P(path), SF_U(flags),
+						    SF_U(mask), SF_P(buf), 0 } };
+	int d;
+
+	if (p && (!p->sys[SYS_statx].allowed || p->sys[SYS_statx].chain)) {
+		d = sf_decide(p, SYS_statx, c.a);
+		if (d != SF_ALLOW && sf_call_action(p, &c, d) == ENOSYS) {
+			if (!real)
+				real = next_fn("statx");
+			return real(fd, path, flags, mask, buf);
+		}
+	}
+	return (int)sf_ret(sf_wrap6(SYS_statx, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], 0,
+				    SF_CALLER));
 }
 
 /* A NULL path is EINVAL in glibc, not the kernel's "the descriptor
@@ -321,18 +355,16 @@ SF_WRAPPER int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 }
 
 /* The program's rt_sigaction(SIGSYS) is still a call of its own: it is
- * checked against the policy like any other. */
-static void check_rt_sigaction(const void *act, const void *oact, uintptr_t ip)
+ * checked against the policy like any other.  1 with *res its result when
+ * the policy answers it (an errno). */
+static int check_rt_sigaction(const void *act, const void *oact, uintptr_t ip, long *res)
 {
 	const struct sf_policy *p = sf_enforcing();
-	uint64_t a[6] = { SIGSYS, SF_P(act), SF_P(oact), 8, 0, 0 };
-	int d;
 
 	if (!p)
-		return;
-	d = sf_decide(p, SYS_rt_sigaction, a);
-	if (d != SF_ALLOW)
-		sf_wrap_violation(SYS_rt_sigaction, a, d, ip);
+		return 0;
+	return sf_wrap_decide(p, SYS_rt_sigaction, SIGSYS, SF_P(act), SF_P(oact), 8, 0, 0, ip,
+			      res);
 }
 
 static void to_kernel(const struct sigaction *sa, struct sf_ksigaction *k)
@@ -355,8 +387,10 @@ static int shadow_sigaction(const struct sigaction *act, struct sigaction *oact,
 			    uintptr_t ip)
 {
 	struct sf_ksigaction k, old;
+	long r;
 
-	check_rt_sigaction(act, oact, ip);
+	if (check_rt_sigaction(act, oact, ip, &r))
+		return (int)sf_ret(r);
 	if (act)
 		to_kernel(act, &k);
 	sf_sigsys_shadow_action(act ? (const uint64_t *)&k : NULL, (uint64_t *)&old);

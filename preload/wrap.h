@@ -18,31 +18,36 @@
 #define SF_WRAPPER SF_EXPORT SF_REGION
 #define SF_CALLER ((uintptr_t)__builtin_return_address(0))
 
-/* Reports a violation found by a wrapper (kill mode: does not return). */
-void sf_wrap_violation(long nr, const uint64_t *a, int d, uintptr_t ip);
-/* Decides a call whose rule has filters (or that is not allowed). */
-void sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
-		    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uintptr_t ip);
+/* Decides a call whose rule has filters (or that is not allowed): 0 to
+ * issue it, or 1 with *res its result (an errno, a trap's). */
+int sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
+		   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uintptr_t ip,
+		   long *res);
 
 /* The hot path reads two bytes of the rule: a syscall allowed with `1`
- * costs a load, two compares and the call; anything else (filters, a
- * denial) is decided out of line. */
-static inline __attribute__((always_inline)) void
+ * costs a load, two compares and the call; anything else (filters, an
+ * errno, a denial) is decided out of line.  Returns 1 when the call is not
+ * to be issued, its result in *res. */
+static inline __attribute__((always_inline)) int
 sf_wrap_check(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5, uintptr_t ip)
+	      uint64_t a4, uint64_t a5, uintptr_t ip, long *res)
 {
 	const struct sf_policy *p = sf_enforcing();
 
 	if (p && __builtin_expect((unsigned long)nr >= SF_NR_COUNT || !p->sys[nr].allowed ||
-				  p->sys[nr].nfilters, 0))
-		sf_wrap_decide(p, nr, a0, a1, a2, a3, a4, a5, ip);
+				  p->sys[nr].chain, 0))
+		return sf_wrap_decide(p, nr, a0, a1, a2, a3, a4, a5, ip, res);
+	return 0;
 }
 
 static inline __attribute__((always_inline)) long
 sf_wrap6(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 	 uint64_t a4, uint64_t a5, uintptr_t ip)
 {
-	sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip);
+	long r;
+
+	if (sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip, &r))
+		return r;
 	return sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 }
 
@@ -62,7 +67,8 @@ sf_wrap6_cancel(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 
 	if (__builtin_expect(__libc_single_threaded, 1))
 		return sf_wrap6(nr, a0, a1, a2, a3, a4, a5, ip);
-	sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip);
+	if (sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip, &r))
+		return r;
 	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
 	r = sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	pthread_setcanceltype(old, NULL);

@@ -530,6 +530,14 @@ static void report_sigsys(struct run *r, pid_t pid, const char *comm)
 	struct seccomp_record rec;
 	int e = r->kmsg;
 
+	/* The policy's own SIGSYS, which the kernel does not log (nor does
+	 * the library, beyond its report): no record to wait for. */
+	if (r->policy && r->policy->dflt == SF_ACTION_TRAP) {
+		fprintf(stderr, "%s[%d]: killed by signal %d (SIGSYS): sent by the policy's "
+			"`default: trap`, which the program did not handle\n", comm, (int)pid,
+			SIGSYS);
+		return;
+	}
 	if (r->kmsg >= 0) {
 		/* In a PID namespace the record has a pid we never saw: the
 		 * name has to do (the log was opened when PROG started). */

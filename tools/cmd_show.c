@@ -1,11 +1,16 @@
 /* secfilter show PID: the policy a process is filtered by, in canonical
- * form, as the library publishes it.
+ * form, as the library publishes it, and after it, as comments, how many
+ * calls the policy answered with an errno.
  *
  * The library keeps the canonical text in a MAP_PRIVATE mapping of a memfd
  * named "secfilter-state" (/proc/PID/maps: "/memfd:secfilter-state
  * (deleted)"): a 32-byte header (magic "secfilter-state", version 1,
  * length, generation) and the text.  A new policy is a new mapping with a
- * higher generation; for a moment both may exist.  It is read through
+ * higher generation; for a moment both may exist.  The counts are in one
+ * more mapping, "/memfd:secfilter-counts (deleted)" (preload/action.c): a
+ * 32-byte header (magic "secfilter-count", version 1, the number of
+ * counters) and a 64-bit counter per syscall number, then one for the
+ * numbers outside the table.  All of it is read through
  * /proc/PID/mem, which the kernel opens only for the process's owner (if
  * the process is dumpable) or root: that is the access rule of SPEC §3.
  *
@@ -30,14 +35,17 @@
 static const char usage[] =
 	"Usage: secfilter show PID\n"
 	"Print the current policy of process PID, which runs under the secfilter\n"
-	"library, in canonical form (secfilter(7)).  Only the process's owner or\n"
-	"root may read it.\n\n"
+	"library, in canonical form (secfilter(7)), then as comments how many of\n"
+	"its calls the policy answered with an error number (`return E').  Only\n"
+	"the process's owner or root may read it.\n\n"
 	"  -h, --help    show this help\n"
 	"  -V, --version print the version\n\n"
 	"Exit status: 0, 1 PID is not running under secfilter (or does not exist),\n"
 	"2 usage, 125 the state cannot be read (permission denied, corrupt).\n";
 
 #define STATE_PATH "/memfd:secfilter-state (deleted)"
+#define COUNTS_PATH "/memfd:secfilter-counts (deleted)"
+#define COUNTS_MAGIC "secfilter-count"
 #define STATE_MAGIC "secfilter-state"
 #define STATE_VERSION 1
 #define MAX_STATES 8
@@ -54,8 +62,8 @@ struct region {
 	unsigned long start, end;
 };
 
-/* The state mappings of pid.  Returns how many, or -errno. */
-static int find_states(pid_t pid, struct region *out, int max)
+/* The mappings of pid named name.  Returns how many, or -errno. */
+static int find_mappings(pid_t pid, const char *name, struct region *out, int max)
 {
 	char path[64], *line = NULL;
 	size_t cap = 0;
@@ -68,10 +76,10 @@ static int find_states(pid_t pid, struct region *out, int max)
 	if (!f)
 		return -errno;
 	while ((len = getline(&line, &cap, f)) > 0) {
-		size_t plen = strlen(STATE_PATH);
+		size_t plen = strlen(name);
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		if ((size_t)len <= plen || strcmp(line + len - plen, STATE_PATH) != 0 ||
+		if ((size_t)len <= plen || strcmp(line + len - plen, name) != 0 ||
 		    line[len - plen - 1] != ' ' || n == max)
 			continue;
 		if (sscanf(line, "%lx-%lx", &out[n].start, &out[n].end) == 2)
@@ -274,6 +282,53 @@ static int open_failed(pid_t pid, const char *what)
 	return EX_SF_FAIL;
 }
 
+struct counts_hdr {
+	char magic[16];
+	uint32_t version;
+	uint32_t n;
+	uint64_t reserved;
+};
+
+/* The errno returns, as comments (parsing the output still gives the
+ * policy).  Nothing when there are none, or no counts to read: a library
+ * without them, or a process that forked before its first policy. */
+static void show_counts(pid_t pid, const char *mempath)
+{
+	struct region rg;
+	struct counts_hdr h;
+	uint64_t c[SF_NR_COUNT + 1];
+	unsigned nr, shown = 0;
+	int mem;
+
+	if (find_mappings(pid, COUNTS_PATH, &rg, 1) != 1)
+		return;
+	mem = open(mempath, O_RDONLY | O_CLOEXEC);
+	if (mem < 0)
+		return;
+	if (pread(mem, &h, sizeof(h), (off_t)rg.start) != (ssize_t)sizeof(h) ||
+	    memcmp(h.magic, COUNTS_MAGIC, sizeof(COUNTS_MAGIC)) != 0 || h.version != 1 ||
+	    h.n != SF_NR_COUNT + 1 ||
+	    pread(mem, c, sizeof(c), (off_t)(rg.start + sizeof(h))) != (ssize_t)sizeof(c)) {
+		close(mem);
+		return;
+	}
+	close(mem);
+	for (nr = 0; nr <= SF_NR_COUNT; nr++) {
+		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+		if (!c[nr])
+			continue;
+		if (!shown++)
+			printf("# calls answered with an error number (return E), since the "
+			       "program started:\n");
+		if (nr == SF_NR_COUNT)
+			printf("#   numbers outside the table: %llu\n", (unsigned long long)c[nr]);
+		else if (sc)
+			printf("#   sys_%s: %llu\n", sc->name, (unsigned long long)c[nr]);
+		else
+			printf("#   %u: %llu\n", nr, (unsigned long long)c[nr]);
+	}
+}
+
 static int show(pid_t pid)
 {
 	struct region rg[MAX_STATES];
@@ -289,7 +344,7 @@ static int show(pid_t pid)
 		mem = open(path, O_RDONLY | O_CLOEXEC);
 		if (mem < 0)
 			return open_failed(pid, "the memory");
-		n = find_states(pid, rg, MAX_STATES);
+		n = find_mappings(pid, STATE_PATH, rg, MAX_STATES);
 		if (n < 0) {
 			errno = -n;
 			close(mem);
@@ -318,6 +373,7 @@ static int show(pid_t pid)
 	if (len && text[len - 1] != '\n')
 		putchar('\n');
 	free(text);
+	show_counts(pid, path);
 	if (fflush(stdout) != 0) {
 		tool_perr("show: standard output");
 		return EX_SF_FAIL;

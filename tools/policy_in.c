@@ -20,6 +20,21 @@ static int load_text(struct policy_in *in, const char *source, const char *text)
 	return 0;
 }
 
+static char *absolute(const char *file)
+{
+	char *cwd, *path;
+
+	if (file[0] == '/')
+		return xstrdup(file);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return NULL;
+	path = xmalloc(strlen(cwd) + strlen(file) + 2);
+	sprintf(path, "%s/%s", cwd, file);
+	free(cwd);
+	return path;
+}
+
 static int load_file(struct policy_in *in, const char *cmd, const char *file)
 {
 	struct stat st;
@@ -37,17 +52,16 @@ static int load_file(struct policy_in *in, const char *cmd, const char *file)
 	}
 	in->source = file;
 	/* Only a regular file can be read again by the library: a pipe
-	 * (-p <(...), /dev/stdin) is empty by then, and realpath cannot
-	 * even name one.  Its text goes in the environment instead. */
+	 * (-p <(...), /dev/stdin) is empty by then.  Its text goes in the
+	 * environment instead, and its @includes are relative to the
+	 * working directory, as for -e. */
 	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
-	in->path = realpath(file, NULL);
-	if (!in->path) {
-		tool_perr("%s: %s", cmd, file);
-		free(in->text);
-		in->text = NULL;
-		return EX_SF_POLICY;
-	}
+	in->is_file = 1;
+	/* Absolute, for the library in another working directory, but with
+	 * its symbolic links kept: @include is relative to the directory of
+	 * the path as given, here and in the library alike. */
+	in->path = absolute(file);
 	return 0;
 }
 
@@ -84,7 +98,8 @@ int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 	int r;
 
 	memset(&err, 0, sizeof(err));
-	r = sf_policy_apply(NULL, in->source, in->text, in->len, out, &err);
+	r = sf_policy_apply_src(NULL, in->source, in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
+				in->text, in->len, out, &err);
 	if (r == 0)
 		return 0;
 	n = strnlen(err.text, sizeof(err.text));
