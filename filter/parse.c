@@ -856,16 +856,17 @@ static int include_path(struct parser *p, const char *path, size_t n, char **out
 	return 0;
 }
 
-/* Whether the file id is being read already: src or one of its includers. */
-static int in_chain(const struct sf_ast *ast, uint32_t src, const uint64_t id[2])
+/* The source that is file id and is being read already (src or one of its
+ * includers), or SF_NO_SRC. */
+static uint32_t in_chain(const struct sf_ast *ast, uint32_t src, const uint64_t id[2])
 {
 	while (src != SF_NO_SRC) {
 		const struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
 		if ((s->id[0] || s->id[1]) && s->id[0] == id[0] && s->id[1] == id[1])
-			return 1;
+			return src;
 		src = s->parent;
 	}
-	return 0;
+	return SF_NO_SRC;
 }
 
 /* include := '@include' PATH -- the path runs to the end of the rule (';',
@@ -877,7 +878,7 @@ static int parse_include(struct parser *p)
 	char *path = NULL, *text = NULL, buf[64];
 	uint64_t id[2] = { 0, 0 };
 	struct sf_src *s;
-	uint32_t src;
+	uint32_t src, cyc;
 	int rc;
 
 	while (start < p->textlen && (p->text[start] == ' ' || p->text[start] == '\t'))
@@ -913,9 +914,14 @@ static int parse_include(struct parser *p)
 		sf_mem_free(path, size);
 		return p->err->code;
 	}
-	if (in_chain(p->ast, p->src, id)) {
-		fail(p, &pt, -EINVAL, "'%s' includes itself (through the files above)",
-		     tok_text(p, &pt, buf, sizeof(buf)));
+	if ((cyc = in_chain(p->ast, p->src, id)) != SF_NO_SRC) {
+		const char *name = SF_VEC_AT(&p->ast->srcs, struct sf_src, cyc).name;
+		if (cyc == p->src)
+			fail(p, &pt, -EINVAL, "@include cycle: '%s' is this file",
+			     tok_text(p, &pt, buf, sizeof(buf)));
+		else
+			fail(p, &pt, -EINVAL, "@include cycle: '%s' is %s, which includes this "
+			     "file", tok_text(p, &pt, buf, sizeof(buf)), name);
 		rc = p->err->code;
 	} else if (len > SF_MAX_TEXT - p->ast->text_total) {
 		fail(p, &pt, -E2BIG, "'%s' makes the policy text over 1 MiB, includes together",
