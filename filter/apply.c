@@ -444,10 +444,11 @@ static int collect_and(const struct sf_node *nodes, uint32_t i,
 		lower_pred(&nodes[i], t, 1, 0);
 		out[n].flip = sign_flip(&nodes[i]);
 		first = (t->lo + out[n].flip) & t->mask;
-		/* true must lead on (not a swapped or bit test: every other
-		 * test compares the argument's whole width) and no wrap past
-		 * the domain's top */
-		out[n].range = t->next[1] == 1 && t->span <= t->mask - first;
+		/* true must lead on (not a swapped or bit test), the whole
+		 * width compared (not `in`, whose mask is the bits it
+		 * forbids), and no wrap past the domain's top */
+		out[n].range = t->next[1] == 1 && nodes[i].op != SF_OP_IN &&
+			       t->span <= t->mask - first;
 	}
 	return n + 1;
 }

@@ -6,8 +6,8 @@
  * value is printed from its normalized form: signed types in decimal, bit
  * masks in hex, other unsigned values in decimal up to 0xffff and in hex
  * above.  The mask of `in` is written as its complement (~0x4) when more
- * than half of the argument's bits are set: `prot in ~0x4` rather than
- * `prot in 0xfffffffffffffffb`. */
+ * than half of the argument's bits are set, its top bit among them:
+ * `prot in ~0x4` rather than `prot in 0xfffffffffffffffb`. */
 #include "internal.h"
 
 static const char *const op_text[] = {
@@ -30,7 +30,11 @@ static void print_value(struct sf_out *o, const struct sf_node *n)
 	const unsigned bits = n->type == SF_T_U16 ? 16 : n->type <= SF_T_U32 ? 32 : 64;
 	const uint64_t width = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
 
-	if (n->op == SF_OP_IN && popcount(n->value & width) * 2 > bits) {
+	/* ~h spells the value only when the value has its top bit (the
+	 * complement of a 64-bit h must be a pattern of the width, as the
+	 * parser reads it) */
+	if (n->op == SF_OP_IN && popcount(n->value & width) * 2 > bits &&
+	    (n->value >> (bits - 1) & 1)) {
 		sf_out_str(o, "~");
 		sf_out_u64(o, ~n->value & width, 16);
 	} else if (n->op == SF_OP_BITS || n->op == SF_OP_IN)
