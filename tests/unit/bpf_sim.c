@@ -6,6 +6,23 @@
 #include <linux/audit.h>
 
 #include "bpf_sim.h"
+#include "eval.h"
+
+uint32_t bpf_sim_expect(const struct sf_policy *p, int64_t nr, const uint64_t args[6],
+			uint32_t kill_action)
+{
+	int d = sf_decide(p, (uint64_t)nr, args);
+	unsigned dflt = kill_action == SECCOMP_RET_LOG ? SF_ACTION_LOG : p->dflt;
+	unsigned a = sf_action_with(p, (uint64_t)nr, d, dflt);
+
+	switch (a) {
+	case SF_ACTION_RUN: return SECCOMP_RET_ALLOW;
+	case SF_ACTION_KILL: return kill_action;
+	case SF_ACTION_TRAP: return SECCOMP_RET_TRAP;
+	case SF_ACTION_LOG: return SECCOMP_RET_LOG;
+	default: return SECCOMP_RET_ERRNO | a;
+	}
+}
 
 static uint32_t sim_error(struct bpf_sim *st, const char *why)
 {

@@ -42,6 +42,13 @@ const char *bpf_sim_check(const struct sock_filter *prog, unsigned n);
  * the kernel caches nr as always allowed for this arch. */
 int bpf_sim_const_allow(const struct sock_filter *prog, unsigned n, int nr, uint32_t arch);
 
+/* What the program compiled from p with kill_action (bpf.h) must return
+ * for a call, by the evaluator's decision and sf_action: RET ALLOW, RET
+ * ERRNO|E, kill_action for kill, RET TRAP for trap, RET LOG for log and
+ * for any default action when kill_action is RET LOG (log mode). */
+uint32_t bpf_sim_expect(const struct sf_policy *p, int64_t nr, const uint64_t args[6],
+			uint32_t kill_action);
+
 /* ---- Policy blocks by hand ----------------------------------------- */
 
 struct tp; /* a block under construction */

@@ -1,5 +1,7 @@
 /* The apply rules (SPEC §2 "Meaning"): whole or nothing, EPERM on widening
- * once enforcing, narrowing appends, `0` removes, `*`, on_next_syscall. */
+ * once enforcing, narrowing appends, `0` removes, `*`, on_next_syscall;
+ * the actions of language v2 and what narrowing means with them; groups;
+ * and the same tree built without text (filter/build.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,9 +12,12 @@
 #include <cmocka.h>
 
 #include "eval.h"
+#include "internal.h"
 #include "tsupport.h"
 
-enum { READ = 0, WRITE = 1, CLOSE = 3, GETPID = 39, PTRACE = 101, EXIT_GROUP = 231 };
+enum { READ = 0, WRITE = 1, OPEN = 2, CLOSE = 3, GETPID = 39, SOCKET = 41, CONNECT = 42,
+       PTRACE = 101, GETPPID = 110, EXIT_GROUP = 231, OPENAT = 257, CLONE3 = 435 };
+enum { EPERM_ = 1, EBADF_ = 9, EACCES_ = 13, ENOSYS_ = 38 };
 
 static void whole_or_nothing(void **state)
 {
@@ -176,9 +181,212 @@ static void sources_are_kept_per_filter(void **state)
 	sf_policy_free(cur);
 }
 
+/* Which rule sets what a passing call gets: the last of 1, expr, return. */
+static void actions_last_writer(void **state)
+{
+	struct sf_policy *p;
+
+	(void)state;
+	/* return drops the filters: every call fails */
+	p = t_parse(NULL, "read: fd == 0; read: return EPERM");
+	assert_int_equal(p->sys[READ].nfilters, 0);
+	assert_int_equal(t_action(p, READ, 0, 0, 0, 0), EPERM_);
+	assert_int_equal(t_action(p, READ, 5, 0, 0, 0), EPERM_);
+	assert_string_equal(t_print(p), "sys_read: return EPERM\n");
+	sf_policy_free(p);
+	/* 1 and expr after return: the calls run again (when they pass) */
+	p = t_parse(NULL, "read: return EPERM; read: fd == 0 else return EBADF; write: return EPERM;"
+			  " write: 1");
+	assert_int_equal(t_action(p, READ, 0, 0, 0, 0), SF_ACTION_RUN);
+	assert_int_equal(t_action(p, READ, 1, 0, 0, 0), EBADF_);
+	assert_int_equal(t_action(p, WRITE, 1, 0, 0, 0), SF_ACTION_RUN);
+	sf_policy_free(p);
+	/* several filters: the first that is false decides, with its else */
+	p = t_parse(NULL, "read: fd < 10 else return EBADF; read: count < 100; read: fd != 3 "
+			  "else return EACCES");
+	assert_int_equal(t_action(p, READ, 11, 0, 200, 0), EBADF_);
+	assert_int_equal(t_action(p, READ, 3, 0, 200, 0), SF_ACTION_KILL);
+	assert_int_equal(t_action(p, READ, 3, 0, 5, 0), EACCES_);
+	assert_int_equal(t_action(p, READ, 4, 0, 5, 0), SF_ACTION_RUN);
+	sf_policy_free(p);
+	/* default: the rest, and the filters without an else; numbers the
+	 * table lacks too */
+	p = t_parse(NULL, "default: return ENOSYS; write: fd == 1; default: trap");
+	assert_int_equal(p->dflt, SF_ACTION_TRAP);
+	assert_int_equal(t_action(p, WRITE, 2, 0, 0, 0), SF_ACTION_TRAP);
+	assert_int_equal(t_action(p, READ, 0, 0, 0, 0), SF_ACTION_TRAP);
+	assert_int_equal(t_action(p, 0x40000000, 0, 0, 0, 0), SF_ACTION_TRAP);
+	sf_policy_free(p);
+	p = t_parse(NULL, "default: log");
+	assert_int_equal(t_action(p, READ, 0, 0, 0, 0), SF_ACTION_LOG);
+	assert_string_equal(t_print(p), "default: log\n");
+	sf_policy_free(p);
+	p = t_parse(NULL, "default: kill");
+	assert_string_equal(t_print(p), "");
+	sf_policy_free(p);
+}
+
+/* `*` and groups apply the rule to each of their syscalls in turn. */
+static void star_and_groups(void **state)
+{
+	const struct sf_group *fs = sf_group_lookup("@file-system", 12);
+	const struct sf_group *priv = sf_group_lookup("@privileged", 11);
+	struct sf_policy *p;
+	unsigned i, in = 0;
+
+	(void)state;
+	assert_non_null(fs);
+	assert_non_null(priv);
+	p = t_parse(NULL, "*: return EPERM; @file-system: 1; @privileged: 0; @network-io: return EACCES");
+	for (i = 0; i < fs->count; i++) {
+		int priv_too = 0;
+		unsigned k;
+		for (k = 0; k < priv->count; k++)
+			priv_too |= priv->nrs[k] == fs->nrs[i];
+		assert_int_equal(t_action(p, fs->nrs[i], 0, 0, 0, 0),
+				 priv_too ? SF_ACTION_KILL : SF_ACTION_RUN);
+	}
+	for (i = 0; i < priv->count; i++)
+		assert_int_equal(p->sys[priv->nrs[i]].allowed, 0);
+	assert_int_equal(t_action(p, SOCKET, 0, 0, 0, 0), EACCES_);
+	assert_int_equal(t_action(p, CONNECT, 0, 0, 0, 0), EACCES_);
+	assert_int_equal(t_action(p, 169 /* reboot */, 0, 0, 0, 0), SF_ACTION_KILL);
+	assert_int_equal(t_action(p, PTRACE, 0, 0, 0, 0), EPERM_); /* @debug, not here */
+	assert_int_equal(t_action(p, GETPPID, 0, 0, 0, 0), EPERM_);
+	/* `*: return E` is every syscall of the table, not the default */
+	assert_int_equal(t_action(p, 511, 0, 0, 0, 0), SF_ACTION_KILL);
+	for (i = 0; i < sf_syscall_count; i++)
+		in += p->sys[sf_syscalls[i].nr].allowed;
+	assert_int_equal(in, sf_syscall_count - priv->count);
+	sf_policy_free(p);
+}
+
+static void expect_widening(const struct sf_policy *cur, const char *text, const char *why)
+{
+	struct sf_error e = t_parse_error(cur, text);
+
+	if (e.code != -EPERM || !strstr(e.text, why) ||
+	    !strstr(e.text, "the running policy can only be narrowed"))
+		fail_msg("%s: expected EPERM with '%s', got %d:\n%s", text, why, e.code, e.text);
+}
+
+static void expect_narrowing(const struct sf_policy *cur, const char *text)
+{
+	sf_policy_free(t_parse(cur, text));
+}
+
+/* Once enforcing, every call must get an outcome at least as strict as
+ * before: run < log < errno < trap < kill. */
+static void narrowing_with_actions(void **state)
+{
+	struct sf_policy *cur;
+
+	(void)state;
+	cur = t_parse(NULL, "*: 1; read: return EPERM; write: fd == 1; close: fd == 1 else return EBADF");
+	expect_narrowing(cur, "open: return EACCES");        /* run -> errno */
+	expect_narrowing(cur, "read: return EACCES");        /* errno -> errno */
+	expect_narrowing(cur, "read: 0");                    /* errno -> kill */
+	expect_narrowing(cur, "close: return EPERM");        /* its errno -> errno */
+	expect_narrowing(cur, "write: count < 5 else return EPERM"); /* run -> errno */
+	expect_narrowing(cur, "default: kill");
+	expect_widening(cur, "default: trap", "default: trap is weaker than the running default, kill");
+	expect_widening(cur, "read: 1", "sys_read returns an error in the running policy");
+	expect_widening(cur, "read: fd == 0", "its calls would run");
+	expect_widening(cur, "write: return EPERM",
+			"calls of sys_write that its filters deny would fail with an errno instead of "
+			"being killed");
+	expect_widening(cur, "default: return EPERM", "default: return EPERM is weaker than the "
+			"running default, kill");
+	expect_widening(cur, "default: log", "weaker");
+	expect_widening(cur, "read: 0; read: return EPERM", "sys_read is not in the allowed set");
+	sf_policy_free(cur);
+
+	/* a default errno: return is no wider than being out of S */
+	cur = t_parse(NULL, "default: return EPERM; read: 1");
+	expect_narrowing(cur, "close: return EACCES");
+	expect_narrowing(cur, "read: return ENOSYS");
+	expect_narrowing(cur, "default: return EACCES");
+	expect_narrowing(cur, "default: trap");
+	expect_widening(cur, "close: 1", "sys_close is not in the allowed set");
+	expect_widening(cur, "default: log", "weaker than the running default, return EPERM");
+	sf_policy_free(cur);
+
+	/* default log: errnos are stricter than it */
+	cur = t_parse(NULL, "default: log; read: return EPERM; write: fd == 1 else return EBADF; close: 1");
+	expect_narrowing(cur, "open: return EACCES");
+	expect_narrowing(cur, "close: 0");
+	expect_narrowing(cur, "default: return EPERM");
+	expect_widening(cur, "read: 0", "sys_read: 0 would give calls that now fail with an errno "
+			"the default action, log");
+	expect_widening(cur, "write: 0", "the default action, log");
+	sf_policy_free(cur);
+
+	/* pending: anything goes, as before */
+	cur = t_parse(NULL, "on_next_syscall: 1; read: return EPERM");
+	expect_narrowing(cur, "read: 1; default: log");
+	sf_policy_free(cur);
+}
+
+/* The tree a front end builds without text (filter/build.c) is the one
+ * the parser builds: the same block, the same canonical text. */
+static void tree_without_text(void **state)
+{
+	struct sf_ast ast;
+	struct sf_policy *p = NULL, *want;
+	struct sf_error err;
+	uint32_t src, a, b, c, ops[3], root;
+	struct sf_rule r = { 0 };
+
+	(void)state;
+	sf_ast_init(&ast);
+	assert_int_equal(sf_ast_src(&ast, "profile.json", NULL, 0, &src), 0);
+	/* read: fd == 0 || fd == 1 || !(count > 10) else return EBADF */
+	assert_int_equal(sf_ast_pred(&ast, 0, SF_T_U32, SF_OP_EQ, 0, &a), 0);
+	assert_int_equal(sf_ast_pred(&ast, 0, SF_T_U32, SF_OP_EQ, 0x100000001, &b), 0);
+	assert_int_equal(sf_ast_pred(&ast, 2, SF_T_U64, SF_OP_GT, 10, &c), 0);
+	assert_int_equal(sf_ast_not(&ast, c, &c), 0);
+	ops[0] = a, ops[1] = b, ops[2] = c;
+	assert_int_equal(sf_ast_chain(&ast, SF_N_OR, ops, 3, &root), 0);
+	r.what = SF_R_SYSCALL, r.nr = READ, r.rhs = SF_RHS_EXPR, r.root = root;
+	r.action = EBADF_, r.src = (uint16_t)src, r.line = 3;
+	assert_int_equal(sf_ast_rule(&ast, &r), 0);
+	memset(&r, 0, sizeof r);
+	r.what = SF_R_DEFAULT, r.rhs = SF_RHS_ACTION, r.action = EPERM_;
+	assert_int_equal(sf_ast_rule(&ast, &r), 0);
+	r.what = SF_R_SYSCALL, r.nr = CLONE3, r.rhs = SF_RHS_RETURN, r.action = ENOSYS_;
+	assert_int_equal(sf_ast_rule(&ast, &r), 0);
+	r.what = SF_R_GROUP, r.nr = (uint16_t)(sf_group_lookup("@aio", 4) - sf_groups);
+	r.rhs = SF_RHS_ALLOW;
+	assert_int_equal(sf_ast_rule(&ast, &r), 0);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(sf_policy_apply_ast(NULL, &ast, &p, &err), 0);
+	want = t_parse(NULL, "read: fd == 0 || fd == 1 || !(count > 10) else return EBADF\n"
+			     "default: return EPERM; clone3: return ENOSYS; @aio: 1");
+	assert_string_equal(t_print(p), t_print(want));
+	assert_string_equal(sf_filter_source(p, &p->filters[0]), "profile.json");
+	assert_int_equal(p->filters[0].line, 3);
+	assert_int_equal(t_action(p, READ, 0x200000001, 0, 50, 0), SF_ACTION_RUN);
+	assert_int_equal(t_action(p, READ, 2, 0, 50, 0), EBADF_);
+	sf_policy_free(p);
+	/* an error at a rule of a tree without text: no excerpt, the place */
+	r.what = SF_R_SYSCALL, r.nr = CLONE3, r.rhs = SF_RHS_ALLOW, r.line = 7, r.col = 2;
+	assert_int_equal(sf_ast_rule(&ast, &r), 0);
+	assert_int_equal(sf_policy_apply_ast(want, &ast, &p, &err), -EPERM);
+	assert_null(p);
+	assert_string_equal(err.text, "profile.json:7:2: error: sys_clone3 returns an error in the "
+			    "running policy; its calls would run: the running policy can only be "
+			    "narrowed\n");
+	sf_policy_free(want);
+	sf_ast_free(&ast);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(actions_last_writer),
+		cmocka_unit_test(star_and_groups),
+		cmocka_unit_test(narrowing_with_actions),
+		cmocka_unit_test(tree_without_text),
 		cmocka_unit_test(whole_or_nothing),
 		cmocka_unit_test(widening_is_eperm_once_enforcing),
 		cmocka_unit_test(allowed_again_is_not_widening),

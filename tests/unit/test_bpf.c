@@ -190,6 +190,28 @@ static const struct row rows[] = {
 	{ "read: 1; write: 1; close: 1", OPEN, { 0 }, 0 },
 	{ "read: 1; write: 1; close: 1", CLOSE, { 0 }, 1 },
 	{ "", READ, { 0 }, 0 },
+	/* in: no bit outside the mask, as the type reads the argument */
+	{ "mprotect: prot in ~PROT_EXEC", 10, { 0, 0, 3 }, 1 },
+	{ "mprotect: prot in ~PROT_EXEC", 10, { 0, 0, 7 }, 0 },
+	{ "mprotect: prot in ~PROT_EXEC", 10, { 0, 0, 0x8000000000000000 }, 1 },
+	{ "mprotect: prot in 0x100000004", 10, { 0, 0, 0x100000000 }, 1 },
+	{ "mprotect: prot in 0x100000004", 10, { 0, 0, 0x200000000 }, 0 },
+	{ "mprotect: prot in 0x100000004", 10, { 0, 0, 0x100000005 }, 0 },
+	{ "kill: sig in 0x7f", 62, { 0, 0xffffffff00000005 }, 1 },
+	{ "kill: sig in 0x7f", 62, { 0, 0x80 }, 0 },
+	{ "kill: sig in 0x7f", 62, { 0, 0xffffffff }, 0 },
+	{ "kill: sig in -2", 62, { 0, 0xfffffffe }, 1 },
+	{ "kill: sig in -2", 62, { 0, 0x7ffffffe }, 1 },
+	{ "kill: sig in -2", 62, { 0, 0xffffffff }, 0 },
+	{ "read: fd in 0xff", READ, { 0x1000000ff }, 1 },
+	{ "read: fd in 0xff", READ, { 0x100 }, 0 },
+	{ "open: mode in 0777", OPEN, { 0, 0, 0x10000 | 0644 }, 1 },
+	{ "open: mode in 0777", OPEN, { 0, 0, 01644 }, 0 },
+	{ "lseek: offset in 0", LSEEK, { 0, 0 }, 1 },
+	{ "lseek: offset in 0", LSEEK, { 0, 0x100000000 }, 0 },
+	{ "lseek: offset in ~0", LSEEK, { 0, NEG(-1) }, 1 },
+	{ "read: !(fd in 3) || count in 0", READ, { 4, 0, 0 }, 1 },
+	{ "read: !(fd in 3) || count in 0", READ, { 2, 0, 1 }, 0 },
 	/* x32 */
 	{ "*: 1", X32 | WRITE, { 1 }, 0 },
 	{ "*: 1", X32 | READ, { 0 }, 0 },
@@ -289,10 +311,11 @@ static void check_cacheable(const struct sf_policy *p, const struct sock_filter 
 				assert_false(bpf_sim_const_allow(prog, n, (int)nr, AUDIT_ARCH_X86_64));
 			continue;
 		}
-		if (!bpf_sim_const_allow(prog, n, (int)nr, AUDIT_ARCH_X86_64))
+		/* `return E` is no allow, but its path is as short */
+		if (!r->ret && !bpf_sim_const_allow(prog, n, (int)nr, AUDIT_ARCH_X86_64))
 			fail_msg("syscall %u allowed with 1 is not cacheable", nr);
 		assert_int_equal(bpf_sim_call(prog, n, AUDIT_ARCH_X86_64, (int)nr, zero, &st),
-				 SECCOMP_RET_ALLOW);
+				 r->ret ? SECCOMP_RET_ERRNO | r->ret : SECCOMP_RET_ALLOW);
 		for (i = 0; i < st.steps; i++) {
 			const struct sock_filter *in = &prog[st.trace[i]];
 			if (in->code == (BPF_LD | BPF_W | BPF_ABS) &&
@@ -307,6 +330,67 @@ static void check_cacheable(const struct sf_policy *p, const struct sock_filter 
 	}
 }
 
+/* Every outcome a program can have, against what the evaluator says
+ * (bpf_sim_expect), under each kill action the callers use. */
+static const struct {
+	const char *policy;
+	int nr;
+	uint64_t args[6];
+	uint32_t ret; /* with kill = KILL */
+} actions[] = {
+	{ "read: return EPERM", READ, { 0 }, SECCOMP_RET_ERRNO | 1 },
+	{ "read: return 4095", READ, { 0 }, SECCOMP_RET_ERRNO | 4095 },
+	{ "read: fd == 0 else return EBADF", READ, { 1 }, SECCOMP_RET_ERRNO | 9 },
+	{ "read: fd == 0 else return EBADF", READ, { 0 }, SECCOMP_RET_ALLOW },
+	{ "read: fd == 0 else return EBADF; read: count < 5", READ, { 0, 0, 9 }, KILL },
+	{ "read: fd == 0 else return EBADF; read: count < 5 else return EIO", READ, { 0, 0, 9 },
+	  SECCOMP_RET_ERRNO | 5 },
+	{ "read: fd == 0 else return EBADF; read: count < 5 else return EIO", READ, { 7, 0, 9 },
+	  SECCOMP_RET_ERRNO | 9 },
+	{ "default: return EPERM", READ, { 0 }, SECCOMP_RET_ERRNO | 1 },
+	{ "default: return EPERM", X32 | READ, { 0 }, SECCOMP_RET_ERRNO | 1 },
+	{ "default: return EPERM", 600, { 0 }, SECCOMP_RET_ERRNO | 1 },
+	{ "default: return EPERM; read: fd == 0", READ, { 1 }, SECCOMP_RET_ERRNO | 1 },
+	{ "default: trap; read: fd == 0", READ, { 1 }, SECCOMP_RET_TRAP },
+	{ "default: trap", WRITE, { 1 }, SECCOMP_RET_TRAP },
+	{ "default: log", WRITE, { 1 }, SECCOMP_RET_LOG },
+	{ "default: log; write: return EPERM", WRITE, { 1 }, SECCOMP_RET_ERRNO | 1 },
+	{ "*: return ENOSYS; read: 1", WRITE, { 1 }, SECCOMP_RET_ERRNO | 38 },
+	{ "*: return ENOSYS; read: 1", 600, { 1 }, KILL },
+	{ "@network-io: return EACCES", 41 /* socket */, { 1 }, SECCOMP_RET_ERRNO | 13 },
+	{ "@network-io: return EACCES", READ, { 1 }, KILL },
+};
+
+static void actions_agree(void **state)
+{
+	static struct sock_filter prog[SF_BPF_MAX];
+	static struct bpf_sim st;
+	const uint32_t kills[] = { KILL, SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL, SECCOMP_RET_LOG };
+	unsigned i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
+		struct sf_policy *p = t_parse(NULL, actions[i].policy);
+
+		assert_int_equal(bpf_sim_expect(p, actions[i].nr, actions[i].args, KILL),
+				 actions[i].ret);
+		for (k = 0; k < sizeof(kills) / sizeof(kills[0]); k++) {
+			unsigned n = compile(p, kills[k], prog);
+			uint32_t got = bpf_sim_call(prog, n, AUDIT_ARCH_X86_64, actions[i].nr,
+						    actions[i].args, &st);
+			uint32_t want = bpf_sim_expect(p, actions[i].nr, actions[i].args, kills[k]);
+			if (st.error || got != want)
+				fail_msg("'%s' nr %d, kill %#x: BPF %#x, evaluator %#x %s",
+					 actions[i].policy, actions[i].nr, kills[k], got, want,
+					 st.error ? st.error : "");
+			/* a foreign architecture gets the default action */
+			got = bpf_sim_call(prog, n, AUDIT_ARCH_I386, READ, actions[i].args, &st);
+			assert_int_equal(got, bpf_sim_expect(p, 600, actions[i].args, kills[k]));
+		}
+		sf_policy_free(p);
+	}
+}
+
 static void allowed_with_1_is_cacheable(void **state)
 {
 	static struct sock_filter prog[SF_BPF_MAX];
@@ -316,6 +400,9 @@ static void allowed_with_1_is_cacheable(void **state)
 		"read: 1; write: fd == 1; exit_group: 1; lseek: offset > 0 || whence == 2",
 		"read: fd >= 0; getpid: 1",
 		"open: mode & 0xffff || mode == 0; openat: dfd < 0; uname: 1",
+		"default: return EPERM; *: 1; clone3: return ENOSYS; write: fd == 1 else return EBADF",
+		"default: trap; read: 1; getppid: return 4095; @file-system: return EACCES; close: 1",
+		"default: log; *: return EPERM; read: 1; write: fd in 3",
 	};
 	unsigned i;
 
@@ -578,6 +665,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rows_agree),
 		cmocka_unit_test(allowed_with_1_is_cacheable),
+		cmocka_unit_test(actions_agree),
 		cmocka_unit_test(big_allow_lists),
 		cmocka_unit_test(far_jumps),
 		cmocka_unit_test(jump_reach_boundaries),

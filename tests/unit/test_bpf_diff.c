@@ -1,19 +1,27 @@
 /* The differential test SPEC §4 asks for: the kernel program decides
- * exactly as the userspace evaluator does.
+ * exactly as the userspace evaluator does -- which action, not only
+ * whether the call runs.
  *
  * 1. Simulated: random policies (random syscalls of the table, random
- *    expression trees over their arguments, constants biased to the
- *    boundaries of the types), written as policy text and parsed, so the
- *    evaluator's tests and the BPF come from the same tree by two
- *    independent lowerings; random registers biased to the traps (equal
- *    low words with different high words, sign extension, the policy's
- *    own constants and their neighbours).  At least a million vectors.
+ *    expression trees over their arguments with every operator, `in`
+ *    included, constants biased to the boundaries of the types; `return
+ *    E`, `else return E`, `default:` of every kind, `*`), written as policy
+ *    text and parsed, so the evaluator's tests and the BPF come from the
+ *    same tree by two independent lowerings; random registers biased to
+ *    the traps (equal low words with different high words -- a 32-bit
+ *    argument whose register has a non-zero upper half --, sign
+ *    extension, the policy's own constants and their neighbours).  The
+ *    program's RET must be what the evaluator's decision means
+ *    (bpf_sim_expect), for each kill action the callers use.  At least a
+ *    million vectors.
  * 2. Live: compiled programs installed in forked children with
- *    SECCOMP_RET_ERRNO(LIVE_ERRNO) as the kill action, real calls of
- *    syscalls that cannot hurt whatever their arguments (every fd closed
- *    first, so the fd-taking ones fail with EBADF when allowed).  Not
- *    uretprobe (335) and uprobe (336): the kernel runs no seccomp filter
- *    for them (they act only when called from its uprobe trampolines).
+ *    SECCOMP_RET_ERRNO(LIVE_ERRNO) as the kill action and errnos of their
+ *    own (3000 and up) for `return`, real calls of syscalls that cannot
+ *    hurt whatever their arguments (every fd closed first, so the
+ *    fd-taking ones fail with EBADF when allowed): the errno each call
+ *    gets is the one the evaluator names.  Not uretprobe (335) and uprobe
+ *    (336): the kernel runs no seccomp filter for them (they act only when
+ *    called from its uprobe trampolines).
  *
  * The seed is fixed (SECFILTER_DIFF_SEED overrides it) and printed. */
 #include <errno.h>
@@ -96,6 +104,7 @@ struct gen {
 	unsigned nk;
 	const struct sf_syscall *const *pool; /* syscalls to choose from */
 	unsigned npool;
+	int live;  /* errnos of the live pass (3000 and up), no trap or log */
 };
 
 static void put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -150,7 +159,7 @@ static void put_value(struct gen *g, enum sf_type t, uint64_t v)
 
 static void gen_pred(struct gen *g, const struct sf_syscall *sc)
 {
-	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&" };
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&", "in" };
 	unsigned arg = below(sc->nargs);
 	enum sf_type t = (enum sf_type)sc->args[arg].type;
 	uint64_t v = sf_normalize(biased(), t);
@@ -159,7 +168,7 @@ static void gen_pred(struct gen *g, const struct sf_syscall *sc)
 		put(g, "arg%u ", arg);
 	else
 		put(g, "%s ", sc->args[arg].name);
-	put(g, "%s ", ops[below(7)]);
+	put(g, "%s ", ops[below(8)]);
 	put_value(g, t, v);
 	if (g->nk < sizeof(g->k) / sizeof(g->k[0]))
 		g->k[g->nk++] = (struct konst){ (unsigned)sc->nr, arg, v };
@@ -202,6 +211,18 @@ static const struct sf_syscall *pick(struct gen *g)
 	return g->pool[below(g->npool)];
 }
 
+/* An errno for `return`: names and numbers, the edges 1 and 4095; in the
+ * live pass, numbers no syscall returns of itself. */
+static void put_errno(struct gen *g)
+{
+	static const char *const e[] = { "EPERM", "ENOSYS", "1", "4095", "EACCES", "77" };
+
+	if (g->live)
+		put(g, "%u", 3000 + below(8));
+	else
+		put(g, "%s", e[below(sizeof(e) / sizeof(e[0]))]);
+}
+
 /* A few syscalls with expressions of hundreds of predicates: jumps
  * beyond 255, trampolines, long runs on one argument. */
 static void gen_giant(struct gen *g)
@@ -237,8 +258,18 @@ static void gen_policy(struct gen *g, unsigned size, int depth)
 
 	g->len = 0;
 	g->nk = 0;
+	if (below(4) == 0) {
+		put(g, "default: ");
+		if (below(2))
+			put(g, "return "), put_errno(g);
+		else
+			put(g, "%s", g->live ? "kill" : below(2) ? "trap" : "log");
+		put(g, "\n");
+	}
 	if (below(5) == 0)
 		put(g, "*: 1\n");
+	else if (below(12) == 0)
+		put(g, "*: return "), put_errno(g), put(g, "\n");
 	if (depth < 0) {
 		gen_giant(g);
 		return;
@@ -247,11 +278,17 @@ static void gen_policy(struct gen *g, unsigned size, int depth)
 		const struct sf_syscall *sc = pick(g);
 		unsigned r = below(10);
 
-		if (r < 2 || sc->nargs == 0) {
+		if (r == 2) {
+			put(g, "%s: return ", sc->name);
+			put_errno(g);
+			put(g, "\n");
+		} else if (r < 2 || sc->nargs == 0) {
 			put(g, "%s: %s\n", sc->name, r == 0 ? "0" : "1");
 		} else {
 			put(g, "%s: ", sc->name);
 			gen_expr(g, sc, below((unsigned)depth + 1));
+			if (below(3) == 0)
+				put(g, " else return "), put_errno(g);
 			put(g, "\n");
 		}
 	}
@@ -350,7 +387,7 @@ static void simulated_agrees(void **state)
 	static struct gen g;
 	static char text[1 << 20];
 	const uint64_t seed = seed_from_env();
-	unsigned long vectors = 0, policies = 0, e2big = 0, allowed = 0, maxlen = 0;
+	unsigned long vectors = 0, policies = 0, e2big = 0, allowed = 0, maxlen = 0, errnos = 0;
 	unsigned long insns = 0, far = 0;
 
 	(void)state;
@@ -366,9 +403,14 @@ static void simulated_agrees(void **state)
 		unsigned n, i;
 		int rc;
 
+		/* the kill actions of run, of the library's trusted mode and
+		 * of log mode */
+		uint32_t kill = below(4) == 0 ? SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL
+			      : below(6) == 0 ? SECCOMP_RET_LOG : SECCOMP_RET_KILL_PROCESS;
+
 		gen_policy(&g, size, r < 93 ? 4 : r < 97 ? 6 : -1);
 		p = parse(g.buf, g.len);
-		rc = sf_bpf_compile(p, SECCOMP_RET_KILL_PROCESS, prog, SF_BPF_MAX, &n, &err);
+		rc = sf_bpf_compile(p, kill, prog, SF_BPF_MAX, &n, &err);
 		policies++;
 		if (rc == -E2BIG) {
 			e2big++;
@@ -384,32 +426,30 @@ static void simulated_agrees(void **state)
 		for (i = 0; i < 500; i++) {
 			uint64_t args[6];
 			int nr = pick_nr(&g, p);
-			int want, got;
-			uint32_t ret;
+			uint32_t ret, want;
 
 			pick_args(&g, nr, args);
-			want = sf_decide(p, (uint64_t)(int64_t)nr, args) == SF_ALLOW;
+			want = bpf_sim_expect(p, nr, args, kill);
 			ret = bpf_sim_call(prog, n, AUDIT_ARCH_X86_64, nr, args, &st);
-			if (st.error || (ret != SECCOMP_RET_ALLOW && ret != SECCOMP_RET_KILL_PROCESS))
-				fail_msg("program misbehaved (%s, %#x)", st.error ? st.error : "", ret);
-			got = ret == SECCOMP_RET_ALLOW;
-			if (got != want)
+			if (st.error)
+				fail_msg("program misbehaved (%s, %#x)", st.error, ret);
+			if (ret != want)
 				fail_msg("seed %#" PRIx64 ", policy %lu: nr %d args %#" PRIx64 " %#" PRIx64
 					 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %#" PRIx64
-					 ": evaluator %s, BPF %s\n%s",
+					 ": evaluator %#x, BPF %#x (kill %#x)\n%s",
 					 seed, policies, nr, args[0], args[1], args[2], args[3], args[4],
-					 args[5], want ? "allows" : "denies", got ? "allows" : "kills",
-					 g.buf);
+					 args[5], want, ret, kill, g.buf);
 			vectors++;
-			allowed += got;
+			allowed += ret == SECCOMP_RET_ALLOW;
+			errnos += (ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO;
 			insns += st.steps;
 		}
 		sf_policy_free(p);
 	}
 	print_message("differential: seed %#" PRIx64 ", %lu policies (%lu over 4096 "
 		      "instructions, %lu over 256, longest %lu), %lu vectors agree "
-		      "(%lu allowed), %.1f instructions per run\n",
-		      seed, policies, e2big, far, maxlen, vectors, allowed,
+		      "(%lu allowed, %lu errno), %.1f instructions per run\n",
+		      seed, policies, e2big, far, maxlen, vectors, allowed, errnos,
 		      (double)insns / (double)vectors);
 	assert_true(vectors >= MIN_VECTORS);
 	assert_true(e2big * 20 < policies);
@@ -436,7 +476,7 @@ struct live_call {
  * to memory shared with the parent, the only thing the child writes.
  * Returns the child's exit status. */
 static int live_child(const struct sock_filter *prog, unsigned n,
-		       const struct live_call *calls, unsigned ncalls, uint8_t *res)
+		       const struct live_call *calls, unsigned ncalls, uint16_t *res)
 {
 	struct sock_fprog fprog = { (unsigned short)n, (struct sock_filter *)prog };
 	unsigned i;
@@ -453,7 +493,8 @@ static int live_child(const struct sock_filter *prog, unsigned n,
 		errno = 0;
 		r = syscall(c->nr, c->args[0], c->args[1], c->args[2], c->args[3],
 			    c->args[4], c->args[5]);
-		res[i] = r == -1 && errno == LIVE_ERRNO ? 0 : 1;
+		/* which errno of ours, or 0: it ran (and may have failed) */
+		res[i] = r == -1 && errno >= 3000 && errno <= LIVE_ERRNO ? (uint16_t)errno : 0;
 	}
 	return 0;
 }
@@ -469,7 +510,7 @@ static int live_child(const struct sock_filter *prog, unsigned n,
 	} while (0)
 
 static void run_child(const struct sock_filter *prog, unsigned n,
-		      const struct live_call *calls, unsigned ncalls, uint8_t *res)
+		      const struct live_call *calls, unsigned ncalls, uint16_t *res)
 {
 	int status;
 	pid_t pid = fork();
@@ -490,9 +531,9 @@ static void live_agrees(void **state)
 	static char text[1 << 16];
 	static struct live_call calls[LIVE_CALLS];
 	const unsigned npolicies = 150;
-	uint8_t *res = mmap(NULL, LIVE_CALLS, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	unsigned long checked = 0, allowed = 0;
+	uint16_t *res = mmap(NULL, LIVE_CALLS * sizeof(*res), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	unsigned long checked = 0, allowed = 0, errnos = 0;
 	unsigned i, k, n;
 
 	(void)state;
@@ -506,6 +547,7 @@ static void live_agrees(void **state)
 	g.cap = sizeof(text);
 	g.pool = pool;
 	g.npool = i;
+	g.live = 1;
 	for (k = 0; k < npolicies; k++) {
 		struct sf_policy *p;
 		struct sf_error err;
@@ -523,24 +565,26 @@ static void live_agrees(void **state)
 					     : pool[below(g.npool)]->nr;
 			pick_args(&g, calls[i].nr, calls[i].args);
 		}
-		memset(res, 0xff, LIVE_CALLS);
+		memset(res, 0xff, LIVE_CALLS * sizeof(*res));
 		run_child(prog, n, calls, LIVE_CALLS, res);
 		for (i = 0; i < LIVE_CALLS; i++) {
-			int want = sf_decide(p, (uint64_t)(int64_t)calls[i].nr, calls[i].args) == SF_ALLOW;
-			if (res[i] != want)
+			uint32_t want = bpf_sim_expect(p, calls[i].nr, calls[i].args,
+						       SECCOMP_RET_ERRNO | LIVE_ERRNO);
+			unsigned e = want == SECCOMP_RET_ALLOW ? 0 : want & SECCOMP_RET_DATA;
+			if (res[i] != e)
 				fail_msg("live: nr %d args %#" PRIx64 " %#" PRIx64 " %#" PRIx64
-					 " %#" PRIx64 ": kernel %s, evaluator %s\n%s",
+					 " %#" PRIx64 ": kernel %u, evaluator %u (0: runs)\n%s",
 					 calls[i].nr, calls[i].args[0], calls[i].args[1],
-					 calls[i].args[2], calls[i].args[3],
-					 res[i] ? "allowed" : "denied", want ? "allows" : "denies", g.buf);
+					 calls[i].args[2], calls[i].args[3], res[i], e, g.buf);
 			checked++;
-			allowed += want;
+			allowed += !e;
+			errnos += e && e != LIVE_ERRNO;
 		}
 		sf_policy_free(p);
 	}
-	print_message("live: %u policies in the kernel, %lu calls agree (%lu allowed)\n",
-		      npolicies, checked, allowed);
-	munmap(res, LIVE_CALLS);
+	print_message("live: %u policies in the kernel, %lu calls agree (%lu allowed, %lu "
+		      "errnos of the policy)\n", npolicies, checked, allowed, errnos);
+	munmap(res, LIVE_CALLS * sizeof(*res));
 }
 
 /* The architecture check, live: an int 0x80 call from a 64-bit process

@@ -27,6 +27,7 @@ static int ref_pred(const struct sf_node *n, const uint64_t *args)
 	case SF_OP_LE: return !gt;
 	case SF_OP_GT: return gt;
 	case SF_OP_GE: return !lt;
+	case SF_OP_IN: return (x & ~v) == 0;
 	default: return (x & v) != 0;
 	}
 }
@@ -43,7 +44,7 @@ static int ref_tree(const struct sf_node *nodes, uint32_t i, const uint64_t *arg
 	}
 }
 
-/* SF_ALLOW, SF_NOT_IN_SET or the first filter that is false. */
+/* SF_ALLOW, SF_NOT_IN_SET, SF_RETURN or the first filter that is false. */
 static int ref_decide(const struct sf_policy *p, unsigned nr, const uint64_t *args)
 {
 	const struct sf_sysrule *r = &p->sys[nr];
@@ -54,7 +55,19 @@ static int ref_decide(const struct sf_policy *p, unsigned nr, const uint64_t *ar
 	for (k = 0; k < r->nfilters; k++)
 		if (!ref_tree(p->nodes, p->filters[r->first + k].root, args))
 			return (int)(r->first + k);
-	return SF_ALLOW;
+	return r->ret ? SF_RETURN : SF_ALLOW;
+}
+
+/* What the call gets, read off the tree (secfilter(7), "Actions"). */
+static unsigned ref_action(const struct sf_policy *p, unsigned nr, int d)
+{
+	if (d == SF_ALLOW)
+		return SF_ACTION_RUN;
+	if (d == SF_RETURN)
+		return p->sys[nr].ret;
+	if (d >= 0 && p->filters[d].fail)
+		return p->filters[d].fail;
+	return p->dflt;
 }
 
 static uint64_t edge_value(uint64_t *rng)
@@ -103,12 +116,14 @@ static void random_policies_decide_as_the_tree(void **state)
 				args[k] = edge_value(&rng);
 			got = sf_decide(p, (uint64_t)sc->nr, args);
 			want = ref_decide(p, (unsigned)sc->nr, args);
-			if (got != want)
-				fail_msg("policy:\n%s\nsys_%s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx): "
-					 "evaluator %d, tree %d", text, sc->name,
+			if (got != want || sf_action(p, (uint64_t)sc->nr, got) !=
+					   ref_action(p, (unsigned)sc->nr, want))
+				fail_msg("sys_%s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx): "
+					 "evaluator %d, tree %d; policy:\n%.3000s", sc->name,
 					 (unsigned long long)args[0], (unsigned long long)args[1],
 					 (unsigned long long)args[2], (unsigned long long)args[3],
-					 (unsigned long long)args[4], (unsigned long long)args[5], got, want);
+					 (unsigned long long)args[4], (unsigned long long)args[5], got, want,
+					 text);
 			vectors++;
 		}
 		sf_policy_free(p);
@@ -222,6 +237,63 @@ static void random_range_chains_decide_as_the_tree(void **state)
 	print_message("%llu vectors over range chains decided alike\n", (unsigned long long)vectors);
 }
 
+/* `x in m`: no bit of x, as its type reads the register, outside m. */
+static void in_reads_the_argument_as_its_type(void **state)
+{
+	struct sf_policy *p = t_parse(NULL,
+		"mprotect: prot in ~PROT_EXEC\n"  /* u64 */
+		"kill: sig in 0x7f\n"             /* s32 */
+		"close: fd in 0xff\n"             /* u32 */
+		"fchmod: mode in 0777\n"          /* u16 */
+		"tkill: sig in -2\n"              /* s32, a mask with bit 31 */
+		"lseek: offset in 0");            /* s64: only 0 */
+	struct { long nr; uint64_t a0, a1, a2; int ok; } rows[] = {
+		{ 10, 0, 0, 3, 1 }, { 10, 0, 0, 7, 0 }, { 10, 0, 0, 0, 1 },
+		{ 10, 0, 0, 0x8000000000000003, 1 }, { 10, 0, 0, 0x4, 0 },
+		{ 62, 0, 5, 0, 1 }, { 62, 0, 0x80, 0, 0 },
+		{ 62, 0, 0xffffffff00000005, 0, 1 }, /* the kernel reads 5 */
+		{ 62, 0, (uint64_t)-1, 0, 0 },
+		{ 3, 0x1000000ff, 0, 0, 1 }, { 3, 0x100, 0, 0, 0 },
+		{ 91, 0, 0x10000 | 0644, 0, 1 }, { 91, 0, 01000, 0, 0 },
+		{ 200, 0, (uint64_t)-2, 0, 1 }, { 200, 0, 0x7ffffffe, 0, 1 },
+		{ 200, 0, 1, 0, 0 }, { 200, 0, (uint64_t)-1, 0, 0 },
+		{ 8, 0, 0, 0, 1 }, { 8, 0, 1, 0, 0 }, { 8, 0, 0x100000000, 0, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int d = t_decide(p, rows[i].nr, rows[i].a0, rows[i].a1, rows[i].a2, 0);
+		if ((d == SF_ALLOW) != rows[i].ok)
+			fail_msg("row %zu: nr %ld (%#llx, %#llx, %#llx): %d", i, rows[i].nr,
+				 (unsigned long long)rows[i].a0, (unsigned long long)rows[i].a1,
+				 (unsigned long long)rows[i].a2, d);
+	}
+	sf_policy_free(p);
+}
+
+/* `return E` is a chain of one test that always exits to SF_RETURN: the
+ * evaluator's fast paths stay as they were. */
+static void return_is_a_one_test_chain(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "default: return EACCES; getppid: return EPERM;"
+					    " read: fd == 0 else return EBADF; write: fd == 1");
+
+	(void)state;
+	assert_int_equal(p->sys[110].chain, 1);
+	assert_int_equal(p->sys[110].conj, 0);
+	assert_int_equal(p->sys[110].nfilters, 0);
+	assert_int_equal(t_decide(p, 110, 0, 0, 0, 0), SF_RETURN);
+	assert_int_equal(t_action(p, 110, 0, 0, 0, 0), 1);
+	assert_int_equal(t_action(p, 0, 0, 0, 0, 0), SF_ACTION_RUN);
+	assert_int_equal(t_action(p, 0, 3, 0, 0, 0), 9);   /* else return EBADF */
+	assert_int_equal(t_action(p, 1, 3, 0, 0, 0), 13);  /* the default: EACCES */
+	assert_int_equal(t_action(p, 39, 0, 0, 0, 0), 13); /* not in S */
+	assert_int_equal(t_action(p, 600, 0, 0, 0, 0), 13);
+	assert_int_equal(p->sys[1].conj, 1);
+	sf_policy_free(p);
+}
+
 static void first_test_of_each_syscall(void **state)
 {
 	struct sf_policy *p = t_parse(NULL, "read: fd < 3 || fd > 9; read: count != 0; write: fd == 1; close: fd & 2");
@@ -242,6 +314,8 @@ int main(void)
 		cmocka_unit_test(ranges_on_one_argument_merge),
 		cmocka_unit_test(random_range_chains_decide_as_the_tree),
 		cmocka_unit_test(first_test_of_each_syscall),
+		cmocka_unit_test(in_reads_the_argument_as_its_type),
+		cmocka_unit_test(return_is_a_one_test_chain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

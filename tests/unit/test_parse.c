@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -427,6 +429,34 @@ static void errors_at_exact_positions(void **state)
 		{ ": 1", -EINVAL, 1, 1, "expected a syscall name, '*', '@GROUP', 'default' or 'on_next_syscall'" },
 		{ "read: fd == 1 ||", -EINVAL, 1, 17, "expected an argument name" },
 		{ "read: fd == --1", -EINVAL, 1, 14, "expected a number or a constant, got '-'" },
+		/* language v2 */
+		{ "read: return", -EINVAL, 1, 13, "expected an error name (EPERM, ENOSYS, ...) or number after 'return', got 'end of text'" },
+		{ "read: return EPRM", -EINVAL, 1, 14, "unknown error name 'EPRM' (did you mean 'EPERM'?)" },
+		{ "read: return XYZZYQ", -EINVAL, 1, 14, "unknown error name 'XYZZYQ' (expected EPERM, ENOSYS, ... or a number from 1 to 4095)" },
+		{ "read: return 4096", -EINVAL, 1, 14, "4096 is not an error number (1 to 4095)" },
+		{ "read: return 0", -EINVAL, 1, 14, "0 is not an error number" },
+		{ "read: return -1", -EINVAL, 1, 14, "expected an error name" },
+		{ "read: return EPERM fd", -EINVAL, 1, 20, "unexpected 'fd' after the rule (expected ';' or a new line)" },
+		{ "read: fd == 1 else", -EINVAL, 1, 19, "expected 'return ERRNO' after 'else', got 'end of text'" },
+		{ "read: fd == 1 else return", -EINVAL, 1, 26, "expected an error name" },
+		{ "read: fd == 1 junk", -EINVAL, 1, 15, "(expected '||', '&&', 'else', ';' or a new line)" },
+		{ "read: fd in", -EINVAL, 1, 12, "expected a number or a constant" },
+		{ "read: fd in 0x100000000", -EINVAL, 1, 13, "value does not fit 'fd', a 32-bit argument" },
+		{ "default: 1", -EINVAL, 1, 10, "expected kill, log, trap or return ERRNO after 'default:', got '1'" },
+		{ "default: fd == 1", -EINVAL, 1, 10, "expected kill, log, trap or return ERRNO" },
+		{ "default: return", -EINVAL, 1, 16, "expected an error name" },
+		{ "on_next_syscall: return EPERM", -EINVAL, 1, 18, "'on_next_syscall' takes only 1 or 0" },
+		{ "*: fd == 1 else return EPERM", -EINVAL, 1, 4, "'*' takes only 1, 0 or return ERRNO" },
+		{ "@file-system: fd == 1", -EINVAL, 1, 15, "a group takes only 1, 0 or return ERRNO, not an expression" },
+		{ "@file-sytem: 1", -EINVAL, 1, 1, "unknown group '@file-sytem' (did you mean '@file-system'?)" },
+		{ "@zzzzzzzz: 1", -EINVAL, 1, 1, "unknown group '@zzzzzzzz' (see `secfilter syscalls --groups`)" },
+		{ "@: 1", -EINVAL, 1, 1, "expected a group name or 'include' after '@'" },
+		{ "@include", -EINVAL, 1, 9, "expected a path after '@include'" },
+		{ "@include   ; read: 1", -EINVAL, 1, 12, "expected a path after '@include'" },
+		{ "@include /nonexistent/x.conf", -EINVAL, 1, 10, "cannot read '/nonexistent/x.conf': No such file or directory" },
+		{ "@include /dev/null", -EINVAL, 1, 10, "cannot read '/dev/null': not a regular file" },
+		{ "@include /", -EINVAL, 1, 10, "cannot read '/': Is a directory" },
+		{ "read: 1\n  @include /nonexistent # a comment", -EINVAL, 2, 12, "cannot read '/nonexistent'" },
 	};
 	unsigned i;
 
@@ -532,6 +562,166 @@ static void excerpt_shows_control_bytes_as_question_marks(void **state)
 	assert_null(strchr(e.text, 0x1b));
 }
 
+/* Files for the @include tests, in a directory of their own. */
+static char incdir[64];
+
+static void put_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", incdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static struct sf_error apply_file(const char *name, struct sf_policy **out)
+{
+	char path[256];
+	char *text;
+	size_t len;
+	struct sf_error err;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", incdir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text = malloc(1 << 16);
+	len = fread(text, 1, 1 << 16, f);
+	fclose(f);
+	memset(&err, 0, sizeof err);
+	*out = NULL;
+	sf_policy_apply_src(NULL, path, SF_SRC_FILE, text, len, out, &err);
+	free(text);
+	return err;
+}
+
+/* Strips "<incdir>/" from the text, for comparisons. */
+static const char *rel(const char *text)
+{
+	static char buf[2048];
+	size_t n = strlen(incdir), i = 0, o = 0;
+
+	while (text[i] && o + 1 < sizeof buf) {
+		if (strncmp(text + i, incdir, n) == 0 && text[i + n] == '/')
+			i += n + 1;
+		else
+			buf[o++] = text[i++];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void includes(void **state)
+{
+	struct sf_policy *p;
+	struct sf_error e;
+	char sub[128], cwd[512];
+	unsigned i;
+
+	(void)state;
+	snprintf(incdir, sizeof incdir, "/tmp/secfilter-inc-XXXXXX");
+	assert_non_null(mkdtemp(incdir));
+	snprintf(sub, sizeof sub, "%s/sub", incdir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	put_file("main.conf", "read: 1\n@include sub/one.conf\nwrite: 1\n");
+	put_file("sub/one.conf", "# relative to sub/\nclose: fd > 2\n@include two.conf ; getpid: 1\n");
+	put_file("sub/two.conf", "\n\nclone3: return ENOSYS\n");
+
+	/* in place, in order, relative to each including file */
+	e = apply_file("main.conf", &p);
+	assert_int_equal(e.code, 0);
+	assert_string_equal(t_print(p), "sys_read: 1\nsys_write: 1\nsys_close: fd > 2\n"
+					"sys_getpid: 1\nsys_clone3: return ENOSYS\n");
+	assert_string_equal(rel(sf_filter_source(p, &p->filters[0])), "sub/one.conf");
+	assert_int_equal(p->filters[0].line, 2);
+	sf_policy_free(p);
+
+	/* an error deep down names the chain, nearest includer first */
+	put_file("sub/two.conf", "\n\nclone3: return ENOSYS\nraed: 1\n");
+	e = apply_file("main.conf", &p);
+	assert_null(p);
+	assert_int_equal(e.code, -EINVAL);
+	assert_int_equal(e.line, 4);
+	assert_string_equal(rel(e.text),
+		"In file included from sub/one.conf:3,\n"
+		"                 from main.conf:2:\n"
+		"sub/two.conf:4:1: error: unknown syscall 'raed' (did you mean 'read'?)\n"
+		"    4 | raed: 1\n"
+		"      | ^~~~\n"
+		"      | read\n");
+
+	/* cycles, to itself and through another file */
+	put_file("sub/two.conf", "@include two.conf\n");
+	e = apply_file("main.conf", &p);
+	assert_non_null(strstr(e.text, "sub/two.conf:1:10: error: @include cycle: 'two.conf' is this file"));
+	put_file("sub/two.conf", "@include ../main.conf\n");
+	e = apply_file("main.conf", &p);
+	assert_string_equal(rel(e.text),
+		"In file included from sub/one.conf:3,\n"
+		"                 from main.conf:2:\n"
+		"sub/two.conf:1:10: error: @include cycle: '../main.conf' is main.conf, which "
+		"includes this file\n"
+		"    1 | @include ../main.conf\n"
+		"      |          ^~~~~~~~~~~~\n");
+
+	/* a missing file */
+	put_file("sub/two.conf", "@include three.conf\n");
+	e = apply_file("main.conf", &p);
+	assert_non_null(strstr(rel(e.text), "sub/two.conf:1:10: error: cannot read "
+				  "'sub/three.conf': No such file or directory"));
+
+	/* the depth limit: a chain of SF_MAX_INCLUDE files is fine, one more is not */
+	for (i = 0; i <= SF_MAX_INCLUDE + 1; i++) {
+		char name[32], text[64];
+		snprintf(name, sizeof name, "d%u.conf", i);
+		snprintf(text, sizeof text, "@include d%u.conf\n", i + 1);
+		put_file(name, i == SF_MAX_INCLUDE ? "read: 1\n" : text);
+	}
+	e = apply_file("d0.conf", &p);
+	assert_int_equal(e.code, 0);
+	sf_policy_free(p);
+	put_file("d16.conf", "@include d17.conf\n");
+	put_file("d17.conf", "read: 1\n");
+	e = apply_file("d0.conf", &p);
+	assert_int_equal(e.code, -E2BIG);
+	assert_non_null(strstr(e.text, "d16.conf:1:1: error: @include nested deeper than 16 files"));
+
+	/* includes together count against the 1 MiB */
+	{
+		char *big = malloc(SF_MAX_TEXT / 2 + 2);
+		memset(big, '#', SF_MAX_TEXT / 2);
+		big[SF_MAX_TEXT / 2] = '\n';
+		big[SF_MAX_TEXT / 2 + 1] = '\0';
+		put_file("big.conf", big);
+		free(big);
+		put_file("twice.conf", "@include big.conf\n@include big.conf\n");
+		e = apply_file("twice.conf", &p);
+		assert_int_equal(e.code, -E2BIG);
+		assert_non_null(strstr(e.text, "big.conf' makes the policy text over 1 MiB"));
+	}
+
+	/* text: relative to the working directory; the API: refused */
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	put_file("sub/two.conf", "clone3: return ENOSYS\n");
+	assert_int_equal(chdir(incdir), 0);
+	p = t_parse(NULL, "@include sub/one.conf\n");
+	assert_int_equal(chdir(cwd), 0);
+	assert_string_equal(t_print(p), "sys_close: fd > 2\nsys_getpid: 1\nsys_clone3: return ENOSYS\n");
+	sf_policy_free(p);
+	memset(&e, 0, sizeof e);
+	assert_int_equal(sf_policy_apply_src(NULL, "<api>", SF_SRC_NO_INCLUDE, "@include /etc/x", 15,
+					     &p, &e), -EINVAL);
+	assert_non_null(strstr(e.text, "<api>:1:1: error: @include is not available here"));
+	{
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", incdir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 static void nul_byte_is_an_error(void **state)
 {
 	struct sf_policy *p = NULL;
@@ -571,6 +761,7 @@ int main(void)
 		cmocka_unit_test(limits),
 		cmocka_unit_test(excerpt_shows_control_bytes_as_question_marks),
 		cmocka_unit_test(nul_byte_is_an_error),
+		cmocka_unit_test(includes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,6 +40,13 @@ static const char *const corpus[] = {
 	"0: 1; 1: arg0 == 3; 60: 1",
 	"on_next_syscall: 1",
 	"",
+	/* language v2: actions, in, groups */
+	"default: return EPERM; clone3: return ENOSYS; read: fd == 0 else return EBADF",
+	"default: trap; write: fd in 3; mprotect: prot in ~PROT_EXEC; close: fd in 0x80000000",
+	"default: log; @network-io: return EACCES; @file-system: 1; @privileged: 0",
+	"*: return 4095; read: 1; write: count < 10 else return EWOULDBLOCK",
+	"kill: sig in ~0 || pid in 0x7fffffff; fchmod: mode in ~0644",
+	"on_next_syscall: 1; default: return 200; getpid: return EDEADLOCK",
 };
 
 static void check_round_trip(const char *text)
@@ -53,6 +60,7 @@ static void check_round_trip(const char *text)
 		fail_msg("round trip changed the text\nsource:\n%s\nprinted:\n%s\nreprinted:\n%s",
 			 text, once, t_print(q));
 	assert_int_equal(p->pending, q->pending);
+	assert_int_equal(p->dflt, q->dflt);
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		for (v = 0; v < 64; v++) {
 			static const uint64_t vals[] = {
@@ -64,7 +72,8 @@ static void check_round_trip(const char *text)
 			unsigned k;
 			for (k = 0; k < 6; k++)
 				a[k] = vals[(v * 7 + k * 5 + nr) % (sizeof(vals) / sizeof(vals[0]))];
-			assert_int_equal(sf_decide(p, nr, a) == SF_ALLOW, sf_decide(q, nr, a) == SF_ALLOW);
+			assert_int_equal(sf_action(p, nr, sf_decide(p, nr, a)),
+					 sf_action(q, nr, sf_decide(q, nr, a)));
 		}
 	}
 	free(once);
@@ -95,6 +104,26 @@ static void seed_example_prints_canonically(void **state)
 	sf_policy_free(p);
 }
 
+static void actions_print_canonically(void **state)
+{
+	struct sf_policy *p = t_parse(NULL,
+		"getpid: return EDEADLOCK; default: return EWOULDBLOCK; read: fd == 0 else return 200;"
+		" mprotect: prot in ~PROT_EXEC; close: fd in 0x80000000; kill: sig in -1;"
+		" fchmod: mode in 0xff00; write: return 4095; write: count < 3");
+
+	(void)state;
+	assert_string_equal(t_print(p),
+		"default: return EAGAIN\n"
+		"sys_read: fd == 0 else return 200\n"
+		"sys_write: count < 3\n"
+		"sys_close: fd in 0x80000000\n"
+		"sys_mprotect: prot in ~0x4\n"
+		"sys_getpid: return EDEADLK\n"
+		"sys_kill: sig in ~0x0\n"
+		"sys_fchmod: mode in 0xff00\n");
+	sf_policy_free(p);
+}
+
 static void random_policies_round_trip(void **state)
 {
 	static char text[1 << 16];
@@ -113,6 +142,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus_round_trips),
 		cmocka_unit_test(seed_example_prints_canonically),
+		cmocka_unit_test(actions_print_canonically),
 		cmocka_unit_test(random_policies_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,12 @@ int t_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
 	return sf_decide(p, (uint64_t)nr, args);
 }
 
+unsigned t_action(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
+		  uint64_t a2, uint64_t a3)
+{
+	return sf_action(p, (uint64_t)nr, t_decide(p, nr, a0, a1, a2, a3));
+}
+
 uint64_t t_rnd(uint64_t *state)
 {
 	/* xorshift64*: deterministic across machines */
@@ -82,7 +88,7 @@ static void random_value(char *buf, size_t cap, const struct sf_sysarg *arg, uin
 static void random_expr(char *buf, size_t cap, size_t *n, const struct sf_syscall *sc,
 			unsigned depth, uint64_t *rng)
 {
-	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&" };
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&", "in" };
 	uint64_t r = t_rnd(rng);
 
 	if (depth == 0 || r % 3 == 0) {
@@ -91,7 +97,7 @@ static void random_expr(char *buf, size_t cap, size_t *n, const struct sf_syscal
 		random_value(value, sizeof(value), &sc->args[a], rng);
 		*n += (size_t)snprintf(buf + *n, cap - *n, "%s %s %s",
 				       r & 8 ? sc->args[a].name : (char[]){ 'a', 'r', 'g', (char)('0' + a), 0 },
-				       ops[t_rnd(rng) % 7], value);
+				       ops[t_rnd(rng) % 8], value);
 	} else if (r % 3 == 1) {
 		*n += (size_t)snprintf(buf + *n, cap - *n, "!(");
 		random_expr(buf, cap, n, sc, depth - 1, rng);
@@ -105,6 +111,26 @@ static void random_expr(char *buf, size_t cap, size_t *n, const struct sf_syscal
 	}
 }
 
+/* An errno, by name or number. */
+static const char *random_errno(uint64_t *rng)
+{
+	static const char *const e[] = { "EPERM", "ENOSYS", "EACCES", "1", "4095", "EAGAIN",
+					 "EWOULDBLOCK", "200" };
+	return e[t_rnd(rng) % (sizeof(e) / sizeof(e[0]))];
+}
+
+static const char *random_action(uint64_t *rng)
+{
+	static char buf[32];
+	static const char *const a[] = { "kill", "log", "trap" };
+	unsigned r = (unsigned)(t_rnd(rng) % 5);
+
+	if (r < 3)
+		return a[r];
+	snprintf(buf, sizeof buf, "return %s", random_errno(rng));
+	return buf;
+}
+
 void t_random_policy(char *text, size_t cap, uint64_t *rng, unsigned rules)
 {
 	size_t n = 0;
@@ -113,11 +139,33 @@ void t_random_policy(char *text, size_t cap, uint64_t *rng, unsigned rules)
 	text[0] = '\0';
 	for (rule = 0; rule < rules && n + 512 < cap; rule++) {
 		const struct sf_syscall *sc = &sf_syscalls[t_rnd(rng) % sf_syscall_count];
+		unsigned r = (unsigned)(t_rnd(rng) % 40);
+
+		if (r == 0) {
+			n += (size_t)snprintf(text + n, cap - n, "default: %s\n", random_action(rng));
+			continue;
+		}
+		if (r == 1 || r == 2) {
+			const char *what = r == 1 ? "*" : sf_groups[t_rnd(rng) % sf_group_count].name;
+			unsigned k = (unsigned)(t_rnd(rng) % 3);
+			if (k == 2)
+				n += (size_t)snprintf(text + n, cap - n, "%s: return %s\n", what,
+						      random_errno(rng));
+			else
+				n += (size_t)snprintf(text + n, cap - n, "%s: %u\n", what, k);
+			continue;
+		}
 		n += (size_t)snprintf(text + n, cap - n, "sys_%s: ", sc->name);
-		if (sc->nargs == 0 || t_rnd(rng) % 4 == 0)
+		if (r < 7)
+			n += (size_t)snprintf(text + n, cap - n, "return %s", random_errno(rng));
+		else if (sc->nargs == 0 || t_rnd(rng) % 4 == 0)
 			n += (size_t)snprintf(text + n, cap - n, "%d", (int)(t_rnd(rng) % 2));
-		else
+		else {
 			random_expr(text, cap - 256, &n, sc, 4, rng);
+			if (t_rnd(rng) % 3 == 0)
+				n += (size_t)snprintf(text + n, cap - n, " else return %s",
+						      random_errno(rng));
+		}
 		n += (size_t)snprintf(text + n, cap - n, "\n");
 	}
 }

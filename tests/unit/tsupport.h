@@ -18,13 +18,17 @@ const char *t_print(const struct sf_policy *p);
 /* sf_decide with the first arguments given (the rest 0). */
 int t_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
 	     uint64_t a2, uint64_t a3);
+/* What the call gets: sf_action of that decision. */
+unsigned t_action(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
+		  uint64_t a2, uint64_t a3);
 
 /* A deterministic pseudo-random number (xorshift64*). */
 uint64_t t_rnd(uint64_t *state);
 
 /* A random valid policy of about `rules` rules over random syscalls:
  * expression trees of random shape over their arguments (by name and as
- * argN), all operators, values biased to the type's edges. */
+ * argN), all operators, values biased to the type's edges; every kind of
+ * rule: 1, 0, return E, expr else return E, default:, *, @groups. */
 void t_random_policy(char *text, size_t cap, uint64_t *rng, unsigned rules);
 
 #endif
