@@ -1,8 +1,10 @@
-/* secfilter syscalls [NAME...]: the syscall table the policy language
- * knows, one syscall per line:
+/* secfilter syscalls [NAME | @GROUP ...]: the syscall table the policy
+ * language knows, one syscall per line:
  *   0 read (fd: u32, buf: ptr, count: u64)
  *   63 uname sys_newuname (name: ptr)
- * The kernel entry point is shown only when it is not "sys_" + the name. */
+ * The kernel entry point is shown only when it is not "sys_" + the name.
+ * @GROUP lists the syscalls of one of systemd's groups, in number order;
+ * --groups lists the groups. */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -12,15 +14,18 @@
 #include "secfilter.h"
 
 static const char usage[] =
-	"Usage: secfilter syscalls [NAME...]\n"
+	"Usage: secfilter syscalls [NAME | @GROUP ...]\n"
+	"       secfilter syscalls --groups\n"
 	"Print the syscall table: number, name, the kernel entry point when it\n"
 	"differs from sys_NAME, and the arguments with their type classes\n"
 	"(s32 u32 u16 s64 u64 ptr; see secfilter(7)).  NAME may be a name\n"
 	"(read), sys_NAME, an entry point (sys_newuname) or a number (0x and 0\n"
-	"prefixes read as in C).\n\n"
+	"prefixes read as in C); @GROUP names one of systemd's groups\n"
+	"(@file-system), whose syscalls are listed in number order.\n\n"
+	"  -g, --groups  list the groups: name, how many syscalls, description\n"
 	"  -h, --help    show this help\n"
 	"  -V, --version print the version\n\n"
-	"Exit status: 0, or 1 when a NAME is unknown.\n";
+	"Exit status: 0, or 1 when a NAME or GROUP is unknown.\n";
 
 static int entry_differs(const struct sf_syscall *sc)
 {
@@ -95,24 +100,62 @@ static void unknown(const char *word)
 		tool_err("syscalls: unknown system call '%s'", word);
 }
 
+static int print_group(const char *word)
+{
+	const struct sf_group *g = sf_group_lookup(word, strlen(word));
+	const char *near;
+	unsigned k;
+
+	if (g) {
+		for (k = 0; k < g->count; k++)
+			print_syscall(sf_syscall_by_nr(g->nrs[k]));
+		return EX_SF_OK;
+	}
+	near = group_suggest(word);
+	fflush(stdout);
+	if (near)
+		tool_err("syscalls: unknown group '%s' (did you mean '%s'?)", word, near);
+	else
+		tool_err("syscalls: unknown group '%s' (see secfilter syscalls --groups)", word);
+	return EX_SF_POLICY;
+}
+
 int cmd_syscalls(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "groups", no_argument, NULL, 'g' },
 		TOOL_COMMON_LONGOPTS,
 	};
-	int o, i, status = EX_SF_OK;
+	int o, i, status = EX_SF_OK, groups = 0;
 	unsigned k;
 
-	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":ghV", opts, NULL)) != -1) {
+		if (o == 'g') {
+			groups = 1;
+			continue;
+		}
 		return tool_common_option("syscalls", o, argv, usage);
 	}
-	if (optind == argc)
+	if (groups) {
+		if (optind != argc)
+			return tool_usage_err("syscalls", "syscalls: --groups takes no NAME");
+		printf("# %s\n", sf_groups_version);
+		for (k = 0; k < sf_group_count; k++)
+			printf("%s %u %s\n", sf_groups[k].name, sf_groups[k].count,
+			       sf_groups[k].about);
+	}
+	if (optind == argc && !groups)
 		for (k = 0; k < sf_syscall_count; k++)
 			print_syscall(&sf_syscalls[k]);
 	for (i = optind; i < argc; i++) {
 		const struct sf_syscall *sc;
 		long nr;
 
+		if (argv[i][0] == '@') {
+			int r = print_group(argv[i]);
+			status = r > status ? r : status;
+			continue;
+		}
 		sc = is_number(argv[i], &nr) ? sf_syscall_by_nr(nr) : syscall_by_word(argv[i]);
 		if (sc) {
 			print_syscall(sc);

@@ -46,6 +46,22 @@ static unsigned edit_distance(const char *a, const char *b)
 	return d;
 }
 
+const char *group_suggest(const char *word)
+{
+	const char *best = NULL;
+	unsigned best_d = ~0u, i;
+
+	for (i = 0; i < sf_group_count; i++) {
+		unsigned d = edit_distance(word, sf_groups[i].name);
+		if (d < best_d) {
+			best_d = d;
+			best = sf_groups[i].name;
+		}
+	}
+	/* a third of the name, as the parser's suggestions */
+	return best_d <= strlen(word) / 3 + 1 ? best : NULL;
+}
+
 const char *syscall_suggest(const char *word)
 {
 	const char *best = NULL;

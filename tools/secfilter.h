@@ -102,6 +102,8 @@ char *policy_text(const struct sf_policy *p, size_t *len);
 const struct sf_syscall *syscall_by_word(const char *word);
 /* The table name closest to word (edit distance), for "did you mean". */
 const char *syscall_suggest(const char *word);
+/* The group name ("@file-system") closest to word, or NULL. */
+const char *group_suggest(const char *word);
 
 /* A file's pathname, resolved like execvp(3) does: through PATH unless it
  * contains a slash.  Returns 0 with *path malloc'd, or EX_SF_NOTFOUND /
