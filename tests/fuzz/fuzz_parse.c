@@ -2,7 +2,10 @@
  * clean error, never a crash, a hang or a leak; an accepted policy must
  * print to text that re-parses to the same canonical text (and the
  * evaluator must run over it), and applying it on top of an enforcing
- * policy must either narrow or fail whole.  Run with `make fuzz`. */
+ * policy must either narrow or fail whole: no call may get a weaker
+ * outcome (run < log < errno < trap < kill).  @include is refused here
+ * (SF_SRC_NO_INCLUDE): the fuzzer is not to read the machine's files.
+ * Run with `make fuzz`. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,7 @@ static void check_printed(const struct sf_policy *p)
 	struct sf_error err;
 
 	sf_policy_print(p, a, n + 1);
-	if (sf_policy_apply(NULL, "<printed>", a, n, &q, &err) != 0)
+	if (sf_policy_apply_src(NULL, "<printed>", SF_SRC_NO_INCLUDE, a, n, &q, &err) != 0)
 		abort(); /* the printer wrote something the parser rejects */
 	b = malloc(n + 1);
 	if (sf_policy_print(q, b, n + 1) != n || memcmp(a, b, n) != 0)
@@ -40,28 +43,59 @@ static void decide_some(const struct sf_policy *p, const uint8_t *data, size_t s
 		(void)sf_decide(p, nr, args);
 }
 
+static int level(unsigned action)
+{
+	switch (action) {
+	case SF_ACTION_RUN: return 0;
+	case SF_ACTION_LOG: return 1;
+	case SF_ACTION_TRAP: return 3;
+	case SF_ACTION_KILL: return 4;
+	default: return 2;
+	}
+}
+
+/* q, applied on top of the enforcing base, gives no call a weaker outcome. */
+static void check_narrowed(const struct sf_policy *q, const uint8_t *data, size_t size)
+{
+	uint64_t args[6] = { 0 };
+	unsigned nr;
+
+	memcpy(args, data, size < sizeof(args) ? size : sizeof(args));
+	for (nr = 0; nr < SF_NR_COUNT + 8; nr++) {
+		unsigned was = sf_action(base, nr, sf_decide(base, nr, args));
+		unsigned now = sf_action(q, nr, sf_decide(q, nr, args));
+		if (level(now) < level(was))
+			abort(); /* widened an enforcing policy */
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sf_policy *p, *q;
 	struct sf_error err;
 
-	static const char base_text[] = "read: fd < 10; write: 1; close: 1";
+	static const char base_text[] = "read: fd < 10; write: 1; close: 1; getpid: return EPERM;"
+					" lseek: whence == 0 else return EINVAL";
 
 	if (!base && sf_policy_apply(NULL, "<base>", base_text, sizeof(base_text) - 1,
 				     &base, &err) != 0)
 		abort();
-	if (sf_policy_apply(NULL, "<fuzz>", (const char *)data, size, &p, &err) == 0) {
+	if (sf_policy_apply_src(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, (const char *)data, size, &p,
+				&err) == 0) {
 		check_printed(p);
 		decide_some(p, data, size);
 		sf_policy_free(p);
 	} else if (err.code == 0 || err.text[0] == '\0') {
 		abort(); /* an error must say what went wrong */
 	}
-	if (sf_policy_apply(base, "<fuzz>", (const char *)data, size, &q, &err) == 0) {
+	if (sf_policy_apply_src(base, "<fuzz>", SF_SRC_NO_INCLUDE, (const char *)data, size, &q,
+				&err) == 0) {
 		unsigned nr;
 		for (nr = 0; nr < SF_NR_COUNT; nr++)
 			if (q->sys[nr].allowed && !base->sys[nr].allowed && !q->pending)
 				abort(); /* widened an enforcing policy */
+		if (!q->pending)
+			check_narrowed(q, data, size);
 		sf_policy_free(q);
 	}
 	return 0;
