@@ -667,6 +667,95 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	return 0;
 }
 
+/* ---- A tree from a front end is checked before it is used ----
+ * The parser cannot make a bad tree, but a front end for another syntax
+ * builds its own (build.c): every index in range, every node's children
+ * made before it (so no cycle), a depth every consumer can recurse over,
+ * actions each rule can have.  A bad tree is -EINVAL, never a crash. */
+#define MAX_TREE_DEPTH 4096 /* the parser's trees stay under 64 * 23 */
+
+static int bad_tree(const struct sf_ast *ast, struct sf_error *err, uint32_t src,
+		    unsigned line, const char *why)
+{
+	sf_error_src(err, -EINVAL, ast, src < ast->srcs.n ? src : 0, line, 0, 0,
+		     "internal error: malformed policy tree: %s", why);
+	return -EINVAL;
+}
+
+static int check_nodes(const struct sf_ast *ast, struct sf_error *err)
+{
+	const struct sf_node *nodes = ast->nodes.data;
+	uint16_t *depth = ast->nodes.n ? sf_mem_alloc(ast->nodes.n * sizeof(*depth)) : NULL;
+	const char *why = NULL;
+	uint32_t i;
+
+	if (ast->nodes.n && !depth)
+		return -ENOMEM;
+	for (i = 0; i < ast->nodes.n && !why; i++) {
+		const struct sf_node *n = &nodes[i];
+		unsigned d = 0;
+		switch (n->kind) {
+		case SF_N_PRED:
+			if (n->arg >= SF_MAX_ARGS || n->type > SF_T_PTR || n->op > SF_OP_IN ||
+			    sf_normalize(n->value, (enum sf_type)n->type) != n->value)
+				why = "a bad predicate";
+			break;
+		case SF_N_NOT:
+			if (n->left >= i)
+				why = "a child made after its parent";
+			else
+				d = depth[n->left];
+			break;
+		case SF_N_AND: case SF_N_OR:
+			if (n->left >= i || n->right >= i)
+				why = "a child made after its parent";
+			else
+				d = depth[n->left] > depth[n->right] ? depth[n->left] : depth[n->right];
+			break;
+		default:
+			why = "a bad node";
+		}
+		if (!why && d + 1 > MAX_TREE_DEPTH)
+			why = "an expression too deep (build chains with sf_ast_chain)";
+		if (!why)
+			depth[i] = (uint16_t)(d + 1);
+	}
+	if (depth)
+		sf_mem_free(depth, ast->nodes.n * sizeof(*depth));
+	return why ? bad_tree(ast, err, 0, 0, why) : 0;
+}
+
+static int is_action(unsigned a, int errno_only)
+{
+	return (a >= 1 && a <= SF_ERRNO_MAX) ||
+	       (!errno_only && (a == SF_ACTION_KILL || a == SF_ACTION_TRAP || a == SF_ACTION_LOG));
+}
+
+static int check_rule(const struct sf_ast *ast, const struct sf_rule *r, struct sf_error *err)
+{
+	const char *why = NULL;
+
+	if (r->src >= ast->srcs.n)
+		why = "a rule without a source";
+	else if (r->what > SF_R_DEFAULT || r->rhs > SF_RHS_ACTION)
+		why = "a bad rule";
+	else if (r->what == SF_R_SYSCALL && !sf_syscall_by_nr(r->nr))
+		why = "a syscall number the table does not have";
+	else if (r->what == SF_R_GROUP && r->nr >= sf_group_count)
+		why = "no such group";
+	else if (r->what == SF_R_DEFAULT ? r->rhs != SF_RHS_ACTION || !is_action(r->action, 0)
+		 : r->what == SF_R_ON_NEXT ? r->rhs > SF_RHS_REMOVE
+		 : r->rhs == SF_RHS_ACTION)
+		why = "a right-hand side the directive cannot have";
+	else if (r->rhs == SF_RHS_RETURN && !is_action(r->action, 1))
+		why = "return takes an errno from 1 to 4095";
+	else if (r->rhs == SF_RHS_EXPR && r->action && !is_action(r->action, 1))
+		why = "else takes an errno from 1 to 4095";
+	else if (r->rhs == SF_RHS_EXPR && (r->what != SF_R_SYSCALL || r->root >= ast->nodes.n))
+		why = "a bad expression";
+	return why ? bad_tree(ast, err, r->src, r->line, why) : 0;
+}
+
 int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
 			struct sf_policy **out, struct sf_error *err)
 {
@@ -676,6 +765,10 @@ int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
 	int rc = s ? 0 : -ENOMEM;
 
 	*out = NULL;
+	if (!rc)
+		rc = check_nodes(ast, err);
+	for (i = 0; !rc && i < ast->rules.n; i++)
+		rc = check_rule(ast, &SF_VEC_AT(&ast->rules, struct sf_rule, i), err);
 	if (!rc)
 		rc = scratch_load(s, cur);
 	for (i = 0; !rc && i < ast->rules.n; i++)

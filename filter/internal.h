@@ -54,7 +54,9 @@ struct sf_rule {
 	uint8_t what;    /* enum sf_rule_what */
 	uint8_t rhs;     /* enum sf_rule_rhs */
 	uint16_t nr;     /* SF_R_SYSCALL: the number; SF_R_GROUP: the group */
-	uint16_t action; /* see enum sf_rule_rhs; an SF_ACTION_* or an errno */
+	uint16_t action; /* see enum sf_rule_rhs: an errno 1..4095 (RETURN, EXPR's
+			    else, or 0 for none), an SF_ACTION_* or an errno
+			    (ACTION) */
 	uint16_t src;    /* index of its source in the ast */
 	uint32_t root;   /* SF_RHS_EXPR: node index in the ast */
 	unsigned line, col, len; /* the directive, for messages */
@@ -115,7 +117,10 @@ int sf_ast_chain(struct sf_ast *ast, enum sf_kind kind, const uint32_t *ops,
 /* Appends a rule; rules apply in the order they were added. */
 int sf_ast_rule(struct sf_ast *ast, const struct sf_rule *r);
 
-/* Applies a tree on top of cur, as sf_policy_apply does for text. */
+/* Applies a tree on top of cur, as sf_policy_apply does for text.  A tree
+ * that the parser could not have made (an index out of range, a child
+ * made after its parent, an action a rule cannot have, too deep) is
+ * -EINVAL with an "internal error" message: nothing is trusted. */
 int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
 			struct sf_policy **out, struct sf_error *err);
 

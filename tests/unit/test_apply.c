@@ -380,6 +380,92 @@ static void tree_without_text(void **state)
 	sf_ast_free(&ast);
 }
 
+/* A front end's tree is not trusted: whatever it holds, -EINVAL with a
+ * message, never a crash. */
+static void bad_trees_fail_closed(void **state)
+{
+	static const struct {
+		struct sf_rule r;
+		struct sf_node n;
+		const char *why;
+	} cases[] = {
+		{ { .what = SF_R_SYSCALL, .nr = 600, .rhs = SF_RHS_ALLOW }, { 0 }, "syscall number" },
+		{ { .what = SF_R_SYSCALL, .nr = 337, .rhs = SF_RHS_ALLOW }, { 0 }, "syscall number" },
+		{ { .what = SF_R_GROUP, .nr = 999, .rhs = SF_RHS_ALLOW }, { 0 }, "no such group" },
+		{ { .what = 9, .rhs = SF_RHS_ALLOW }, { 0 }, "a bad rule" },
+		{ { .what = SF_R_SYSCALL, .rhs = 9 }, { 0 }, "a bad rule" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_RETURN, .action = 0 }, { 0 }, "return takes" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_RETURN, .action = SF_ACTION_KILL }, { 0 },
+		  "return takes" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR, .action = SF_ACTION_TRAP }, { 0 },
+		  "else takes" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR, .root = 5 }, { 0 }, "a bad expression" },
+		{ { .what = SF_R_ALL, .rhs = SF_RHS_EXPR }, { 0 }, "a bad expression" },
+		{ { .what = SF_R_DEFAULT, .rhs = SF_RHS_ACTION, .action = 0 }, { 0 }, "cannot have" },
+		{ { .what = SF_R_DEFAULT, .rhs = SF_RHS_ALLOW }, { 0 }, "cannot have" },
+		{ { .what = SF_R_ON_NEXT, .rhs = SF_RHS_RETURN, .action = 1 }, { 0 }, "cannot have" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR }, { .kind = SF_N_NOT, .left = 1 },
+		  "a child made after its parent" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR }, { .kind = SF_N_OR, .left = 0, .right = 7 },
+		  "a child made after its parent" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR }, { .kind = 7 }, "a bad node" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR }, { .kind = SF_N_PRED, .arg = 6 },
+		  "a bad predicate" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR },
+		  { .kind = SF_N_PRED, .type = SF_T_U32, .value = 1ull << 40 }, "a bad predicate" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR }, { .kind = SF_N_PRED, .op = 9 },
+		  "a bad predicate" },
+	};
+	unsigned i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sf_ast ast;
+		struct sf_policy *p = (struct sf_policy *)1;
+		struct sf_error err;
+		uint32_t src, node;
+		struct sf_node *slot;
+
+		sf_ast_init(&ast);
+		assert_int_equal(sf_ast_src(&ast, "x.json", NULL, 0, &src), 0);
+		assert_int_equal(sf_ast_pred(&ast, 0, SF_T_U32, SF_OP_EQ, 1, &node), 0);
+		slot = sf_vec_push(&ast.nodes, sizeof(*slot), 100);
+		*slot = cases[i].n;
+		if (cases[i].n.kind == 0 && cases[i].n.arg == 0 && cases[i].n.op == 0 &&
+		    cases[i].n.type == 0 && cases[i].n.value == 0)
+			ast.nodes.n--; /* no node of its own */
+		assert_int_equal(sf_ast_rule(&ast, &cases[i].r), 0);
+		memset(&err, 0, sizeof err);
+		if (sf_policy_apply_ast(NULL, &ast, &p, &err) != -EINVAL)
+			fail_msg("case %u accepted", i);
+		assert_null(p);
+		if (!strstr(err.text, "internal error: malformed policy tree") ||
+		    !strstr(err.text, cases[i].why))
+			fail_msg("case %u: %s", i, err.text);
+		sf_ast_free(&ast);
+	}
+	/* too deep: a NOT over a NOT, 5000 times */
+	{
+		struct sf_ast ast;
+		struct sf_policy *p;
+		struct sf_error err;
+		struct sf_rule r = { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR };
+		uint32_t src, node;
+
+		sf_ast_init(&ast);
+		assert_int_equal(sf_ast_src(&ast, "x.json", NULL, 0, &src), 0);
+		assert_int_equal(sf_ast_pred(&ast, 0, SF_T_U32, SF_OP_EQ, 1, &node), 0);
+		for (k = 0; k < 5000; k++)
+			assert_int_equal(sf_ast_not(&ast, node, &node), 0);
+		r.root = node;
+		assert_int_equal(sf_ast_rule(&ast, &r), 0);
+		memset(&err, 0, sizeof err);
+		assert_int_equal(sf_policy_apply_ast(NULL, &ast, &p, &err), -EINVAL);
+		assert_non_null(strstr(err.text, "too deep"));
+		sf_ast_free(&ast);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +473,7 @@ int main(void)
 		cmocka_unit_test(star_and_groups),
 		cmocka_unit_test(narrowing_with_actions),
 		cmocka_unit_test(tree_without_text),
+		cmocka_unit_test(bad_trees_fail_closed),
 		cmocka_unit_test(whole_or_nothing),
 		cmocka_unit_test(widening_is_eperm_once_enforcing),
 		cmocka_unit_test(allowed_again_is_not_widening),
