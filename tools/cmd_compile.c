@@ -16,7 +16,8 @@
 static const char usage[] =
 	"Usage: secfilter compile [-p FILE | -e TEXT] [--format=disasm|c|raw] [-o OUT]\n"
 	"Compile a policy to the seccomp-BPF program trusted mode installs\n"
-	"(kill action SECCOMP_RET_KILL_PROCESS) and print it.\n\n"
+	"(kill action SECCOMP_RET_KILL_PROCESS; return E, trap and log are\n"
+	"SECCOMP_RET_ERRNO, SECCOMP_RET_TRAP and SECCOMP_RET_LOG) and print it.\n\n"
 	"  -p, --policy=FILE   the policy file ('-' is standard input)\n"
 	"  -e, --expr=TEXT     the policy text itself\n"
 	"  -f, --format=FMT    disasm (default), c (a C array), or raw (the\n"
