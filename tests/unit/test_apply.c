@@ -201,6 +201,14 @@ static void actions_last_writer(void **state)
 	assert_int_equal(t_action(p, READ, 1, 0, 0, 0), EBADF_);
 	assert_int_equal(t_action(p, WRITE, 1, 0, 0, 0), SF_ACTION_RUN);
 	sf_policy_free(p);
+	/* 0 after return: out of S, the default action; return after 0: in */
+	p = t_parse(NULL, "default: return EACCES; read: return EPERM; read: 0; write: 0;"
+			  " write: return EBADF");
+	assert_int_equal(t_action(p, READ, 0, 0, 0, 0), EACCES_);
+	assert_int_equal(p->sys[READ].allowed, 0);
+	assert_int_equal(t_action(p, WRITE, 0, 0, 0, 0), EBADF_);
+	assert_string_equal(t_print(p), "default: return EACCES\nsys_write: return EBADF\n");
+	sf_policy_free(p);
 	/* several filters: the first that is false decides, with its else */
 	p = t_parse(NULL, "read: fd < 10 else return EBADF; read: count < 100; read: fd != 3 "
 			  "else return EACCES");
