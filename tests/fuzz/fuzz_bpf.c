@@ -16,7 +16,8 @@
  * a full test, and each call is aimed at the boundaries the policy draws.
  *
  * For each call: the evaluator's decision and the simulated program's
- * action agree; the call with the upper halves of its 32- and 16-bit
+ * action agree (which action: the policy's return, else return and
+ * default: included); the call with the upper halves of its 32- and 16-bit
  * arguments changed gets the same decision (the kernel reads only the low
  * bits); the policy printed and parsed again decides the same; a syscall
  * the kernel caches as always allowed is allowed.  The program must be
@@ -39,13 +40,13 @@ static struct sock_filter prog[SF_BPF_MAX];
 
 /* ---- The decision, as the kernel acts on it -------------------------- */
 
-/* What the evaluator's answer means for a call the policy does not
- * permit: the one place to extend when the language gives denials
- * actions of their own (an errno per filter, a default). */
+/* What the evaluator's answer means for the call, as the program must
+ * return it: the policy's actions (return E, else return E, default:)
+ * with deny as what `kill` compiles to (bpf_sim_expect). */
 static uint32_t eval_action(const struct sf_policy *p, int nr, const uint64_t args[6],
 			    uint32_t deny)
 {
-	return sf_decide(p, (uint64_t)(int64_t)nr, args) == SF_ALLOW ? SECCOMP_RET_ALLOW : deny;
+	return bpf_sim_expect(p, nr, args, deny);
 }
 
 /* ---- Bytes: the input's, then the generator's ------------------------ */
@@ -225,9 +226,10 @@ static void one_call(const struct sf_policy *p, const struct sf_policy *reparsed
 	uint32_t want, got;
 
 	memset(&st, 0, sizeof(st));
-	/* Another architecture's calls: the program kills them all, and the
-	 * evaluator never sees one. */
-	want = arch == AUDIT_ARCH_X86_64 ? eval_action(p, nr, args, deny) : deny;
+	/* Another architecture's calls: the program gives them all the
+	 * default action, as a number outside the table; the evaluator never
+	 * sees one. */
+	want = eval_action(p, arch == AUDIT_ARCH_X86_64 ? nr : SF_NR_COUNT, args, deny);
 	got = bpf_sim_call(prog, n, arch, nr, args, &st);
 	if (st.error || got != want)
 		abort(); /* the kernel would decide otherwise than the evaluator */
@@ -243,7 +245,7 @@ static void one_call(const struct sf_policy *p, const struct sf_policy *reparsed
 	}
 	if (want != SECCOMP_RET_ALLOW && bpf_sim_const_allow(prog, n, nr, arch))
 		abort(); /* the kernel would cache a syscall the policy restricts */
-	if (nr >= 0 && nr < SF_NR_COUNT && p->sys[nr].allowed && !p->sys[nr].nfilters &&
+	if (nr >= 0 && nr < SF_NR_COUNT && p->sys[nr].allowed && !p->sys[nr].chain &&
 	    !bpf_sim_const_allow(prog, n, nr, arch))
 		abort(); /* a plain `X: 1` must cost the kernel no filter run */
 }
@@ -263,7 +265,7 @@ static struct sf_policy *reparse(const struct sf_policy *p)
 	struct sf_error err;
 
 	sf_policy_print(p, text, len + 1);
-	if (sf_policy_apply(NULL, "<printed>", text, len, &q, &err) != 0)
+	if (sf_policy_apply_src(NULL, "<printed>", SF_SRC_NO_INCLUDE, text, len, &q, &err) != 0)
 		abort(); /* the printer wrote what the parser refuses */
 	free(text);
 	return q;
@@ -296,14 +298,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t1 = (const char *)data + 1;
 	t1_end = text_end(data + 1, end);
 	p = (const uint8_t *)t1_end + (t1_end < (const char *)end);
-	if (sf_policy_apply(NULL, "<fuzz>", t1, (size_t)(t1_end - t1), &base, &err) != 0)
+	/* no @include: the fuzzer is not to read the machine's files */
+	if (sf_policy_apply_src(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, t1, (size_t)(t1_end - t1),
+				&base, &err) != 0)
 		return 0;
 	pol = base;
 	if (header & 1) {
 		const char *t2 = (const char *)p, *t2_end = text_end(p, end);
 
 		p = (const uint8_t *)t2_end + (t2_end < (const char *)end);
-		if (sf_policy_apply(base, "<api>", t2, (size_t)(t2_end - t2), &top, &err) == 0)
+		if (sf_policy_apply_src(base, "<api>", SF_SRC_NO_INCLUDE, t2, (size_t)(t2_end - t2),
+					&top, &err) == 0)
 			pol = top;
 	}
 	/* The errno of SECCOMP_RET_ERRNO from the header's high bits. */
