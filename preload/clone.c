@@ -1,13 +1,17 @@
 /* New tasks.  Dispatch is per task and not inherited, so every child must
  * arm itself before it runs a single instruction of the program:
  *
- * - fork-like (no CLONE_VM): the child returns into this very handler on
- *   its copy of the stack, arms, and returns to the program;
- * - thread-like (CLONE_VM with a new stack: pthread_create, posix_spawn):
- *   the child cannot return through the parent's handler frame, which is
- *   on the parent's stack.  We copy the trap frame onto the child's new
- *   stack and start the child there; it arms and rt_sigreturns into the
- *   program (raw.S, sf_clone_thread);
+ * - without a new stack and without CLONE_VM (fork): the child returns
+ *   into this very handler on its copy of the stack, arms, and returns to
+ *   the program;
+ * - with a new stack (pthread_create, posix_spawn, a raw clone or clone3
+ *   given one, sharing memory or not): the child cannot return through
+ *   the handler's frame, which is not on its stack (and a fork-like child
+ *   would return through whatever word the program put at the top of the
+ *   new one).  We copy the trap frame onto the new stack and start the
+ *   child there; it arms and rt_sigreturns into the program with the
+ *   program's registers, the new stack pointer and a result of 0 (raw.S,
+ *   sf_clone_thread);
  * - vfork-like without a new stack: the child would run on, and clobber,
  *   the stack this handler is using.  CLONE_VM is dropped: the child gets
  *   a copy of memory, the parent still waits for its exec or exit;
@@ -92,12 +96,15 @@ static long read_request(const struct sf_call *c, struct clone_req *r)
 		r->flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
 		break;
 	case SYS_clone:
-		r->flags = c->a[0];
+		r->flags = (uint32_t)c->a[0]; /* the kernel ignores the rest */
 		r->stack_top = c->a[1];
 		break;
 	case SYS_clone3:
 		if ((e = read_clone_args(c, r)) < 0)
 			return e;
+		/* The kernel's check, before we change stack_size below. */
+		if ((r->ca.stack == 0) != (r->ca.stack_size == 0))
+			return -EINVAL;
 		r->flags = r->ca.flags;
 		r->stack_lo = r->ca.stack;
 		r->stack_top = r->ca.stack ? r->ca.stack + r->ca.stack_size : 0;
@@ -108,8 +115,9 @@ static long read_request(const struct sf_call *c, struct clone_req *r)
 
 /* CLONE_CLEAR_SIGHAND would also reset our SIGSYS handler: we strip it
  * and do the same in the child, sparing SIGSYS (whose program-visible
- * disposition is the shadow, reset here too). */
-static void clear_handlers(void)
+ * disposition is the shadow, reset here too unless the child shares
+ * memory with its parent, whose shadow it is). */
+static void clear_handlers(int own_shadow)
 {
 	static const uint64_t dfl[4] = { 0, SA_RESTORER, (uint64_t)sf_restorer_checked, 0 };
 	int sig;
@@ -123,7 +131,21 @@ static void clear_handlers(void)
 		if (old.handler != (void *)SIG_IGN && old.handler != (void *)SIG_DFL)
 			sf_sys(SYS_rt_sigaction, sig, (long)dfl, 0, 8, 0, 0);
 	}
-	sf_sigsys_shadow_action(dfl, NULL);
+	if (own_shadow)
+		sf_sigsys_shadow_action(dfl, NULL);
+}
+
+/* What the child of sf_clone_thread does before it returns to the
+ * program. */
+#define CHILD_CLEAR 1       /* CLONE_CLEAR_SIGHAND was asked for */
+#define CHILD_OWN_MEMORY 2  /* no CLONE_VM */
+
+void sf_clone_child(unsigned long how)
+{
+	if (sf_arm() != 0)
+		sf_die();
+	if (how & CHILD_CLEAR)
+		clear_handlers((how & CHILD_OWN_MEMORY) != 0);
 }
 
 static long fork_like(struct sf_call *c, struct clone_req *r)
@@ -151,10 +173,20 @@ static long fork_like(struct sf_call *c, struct clone_req *r)
 		if (sf_arm() != 0)
 			sf_die();
 		if (clear)
-			clear_handlers();
+			clear_handlers(1);
 	}
 	restore_mask(old);
 	return ret;
+}
+
+/* The bytes a child given a new stack uses before it returns to the
+ * program: the frame copy_frame lays below the top, alignment included,
+ * and the calls of sf_clone_child below that. */
+static size_t frame_size(const ucontext_t *uc)
+{
+	const void *fp = uc->uc_mcontext.fpregs;
+
+	return (fp ? sf_fpstate_size(fp) + 64 : 0) + SF_KUCONTEXT_SIZE + 16 + 512;
 }
 
 /* Lays a copy of the trap frame (the ucontext and the xsave area it points
@@ -184,15 +216,26 @@ static uint64_t copy_frame(const ucontext_t *uc, uint64_t top)
 	return at;
 }
 
-static long thread_like(struct sf_call *c, struct clone_req *r)
+static long new_stack(struct sf_call *c, struct clone_req *r)
 {
+	unsigned long how = 0;
 	uint64_t sp, old;
 	long ret;
 
-	if (!c->uc || (r->ca.flags & CLONE_CLEAR_SIGHAND))
+	if (!c->uc)
 		return -ENOSYS; /* wrappers never get here; see sf_clone */
+	if (r->flags & CLONE_CLEAR_SIGHAND)
+		how |= CHILD_CLEAR;
+	if (!(r->flags & CLONE_VM))
+		how |= CHILD_OWN_MEMORY;
+	/* A stack the child could not use: natively the child would crash
+	 * on it; here the copy would crash the parent. */
+	if (sf_user_writable((void *)(r->stack_top - frame_size(c->uc)),
+			     frame_size(c->uc)) < 0)
+		return -EFAULT;
 	sp = copy_frame(c->uc, r->stack_top);
 	if (c->nr == SYS_clone3) {
+		r->ca.flags &= ~(uint64_t)CLONE_CLEAR_SIGHAND;
 		r->ca.stack_size = sp - r->stack_lo;
 		c->a[0] = (uint64_t)&r->ca;
 		c->a[1] = r->ca_size;
@@ -201,7 +244,7 @@ static long thread_like(struct sf_call *c, struct clone_req *r)
 	}
 	old = block_all();
 	ret = sf_clone_thread(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
-			      (long)c->a[3], (long)c->a[4]);
+			      (long)c->a[3], (long)c->a[4], how);
 	restore_mask(old);
 	return ret;
 }
@@ -213,10 +256,10 @@ long sf_clone(struct sf_call *c)
 
 	if (e < 0)
 		return e;
+	if (r.stack_top)
+		return new_stack(c, &r);
 	if (!(r.flags & CLONE_VM))
 		return fork_like(c, &r);
-	if (r.stack_top)
-		return thread_like(c, &r);
 	if (r.flags & CLONE_VFORK)
 		return fork_like(c, &r);
 	sf_violation(c, SF_DENY_UNFOLLOWABLE);

@@ -2,13 +2,7 @@
  * Dispatch allowed region: a `syscall` instruction there always runs,
  * anywhere else it traps once dispatch is armed. */
 
-#define PR_SET_SYSCALL_USER_DISPATCH 59
-#define PR_SYS_DISPATCH_ON 1
-#define NR_prctl 157
 #define NR_rt_sigreturn 15
-#define NR_kill 62
-#define NR_getpid 39
-#define SIGKILL 9
 
 /* C's (nr, a0, ..., a4) in rdi, rsi, rdx, rcx, r8, r9 to the syscall's
  * rax, rdi, rsi, rdx, r10, r8; a5, the 7th argument, from the stack. */
@@ -39,42 +33,37 @@ sf_sys:
 	.cfi_endproc
 	.size sf_sys, .-sf_sys
 
-/* long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4)
+/* long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4,
+ *                      unsigned long how)
  * The parent returns the result.  The child (rax == 0) runs on a stack
- * whose top is a copied rt_sigframe (the ucontext at %rsp): it arms
- * dispatch for itself, then rt_sigreturn loads the program's registers,
- * signal mask and rip from the copy.  All signals are blocked until then,
- * so no program code runs unarmed.  If arming fails the process dies. */
+ * whose top is a copied rt_sigframe (the ucontext at %rsp, 16-byte
+ * aligned): it calls sf_clone_child(how) below it, which arms dispatch
+ * (or kills the process), then rt_sigreturn loads the program's
+ * registers, signal mask and rip from the copy.  All signals are blocked
+ * until then, so no program code runs unarmed.  `how` travels to the
+ * child in %r12, which clone preserves. */
 	.globl sf_clone_thread
 	.hidden sf_clone_thread
 	.type sf_clone_thread,@function
 sf_clone_thread:
 	.cfi_startproc
+	push %r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset r12, 0
+	mov 16(%rsp), %r12
 	SYSCALL_ARGS5
 	syscall
 	test %rax, %rax
 	jz 1f
+	pop %r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore r12
 	ret
 1:
 	.cfi_undefined rip
-	mov $NR_prctl, %eax
-	mov $PR_SET_SYSCALL_USER_DISPATCH, %edi
-	mov $PR_SYS_DISPATCH_ON, %esi
-	lea __start_sf_region(%rip), %rdx
-	lea __stop_sf_region(%rip), %r10
-	sub %rdx, %r10
-	xor %r8d, %r8d
-	syscall
-	test %rax, %rax
-	jnz 2f
+	mov %r12, %rdi
+	call sf_clone_child
 	mov $NR_rt_sigreturn, %eax
-	syscall
-2:
-	mov $NR_getpid, %eax
-	syscall
-	mov %rax, %rdi
-	mov $SIGKILL, %esi
-	mov $NR_kill, %eax
 	syscall
 	hlt
 	.cfi_endproc

@@ -34,10 +34,13 @@ extern char __stop_sf_region[] __attribute__((visibility("hidden")));
 
 /* raw.S: the region's out-of-line stubs. */
 long sf_sys(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
-/* Issues clone/clone3 for a thread-like child: the child starts with its
- * stack pointer at a copied signal frame, arms dispatch, and rt_sigreturns
- * into the program (see clone.c). */
-long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4);
+/* Issues clone/clone3 for a child given a new stack: the child starts
+ * with its stack pointer at a copied signal frame, calls
+ * sf_clone_child(how) there, and rt_sigreturns into the program (see
+ * clone.c). */
+long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4,
+		     unsigned long how);
+void sf_clone_child(unsigned long how);
 /* Restorers: the checked one is given to the program's handlers; the
  * plain one returns from our own SIGSYS handler. */
 void sf_restorer_checked(void);
@@ -245,7 +248,7 @@ long sf_guarded_sigaction(int sig, const void *act, void *oact);
  * a bad pointer (checked in interposition mode). */
 long sf_user_read(void *dst, const void *src, size_t n);
 long sf_user_vec_ok(char *const *v); /* an execve vector, strings included */
-long sf_user_vec_ok(char *const *v);
+long sf_user_writable(void *p, size_t n);
 
 /* Pages from the kernel (mem.c). */
 void *sf_pages(size_t n);

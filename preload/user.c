@@ -60,6 +60,26 @@ long sf_user_read(void *dst, const void *src, size_t n)
 	return read_cached(dst, src, n, &last);
 }
 
+/* Whether [p, p+n) can be written, for the frame a clone child starts
+ * from: 0 or -EFAULT.  rt_sigprocmask writes the current mask at each
+ * page probed (the caller overwrites the range anyway). */
+long sf_user_writable(void *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p, q;
+
+	if (n == 0)
+		return 0;
+	if (a + n < a)
+		return -EFAULT;
+	for (q = a; q < a + n; q = PAGE_OF(q) + PAGE)
+		if (sf_sys(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)q, 8, 0, 0) == -EFAULT)
+			return -EFAULT;
+	/* The last word too: the probe at q wrote 8 bytes from q only. */
+	if (n >= 8 && sf_sys(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)(a + n - 8), 8, 0, 0) == -EFAULT)
+		return -EFAULT;
+	return 0;
+}
+
 /* Whether the string at s can be read up to its NUL: 0 or -EFAULT. */
 static long str_ok(const char *s, uintptr_t *last)
 {

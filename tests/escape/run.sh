@@ -13,11 +13,23 @@
 #     // policy: TEXT                              (optional)
 #     // env: VAR=VALUE ...                        (optional, for the attempt)
 #     // args: WORDS                               (optional, after the marker)
+#     // control: allowed | plain | none           (optional; allowed if absent)
 # stop: the marker must not exist; limit: what interposition cannot stop
 # (README, "What the library cannot see or do"), shown, not required;
 # skip: not run in that mode.  An attempt finds its helpers (shared
 # objects lib_*.so, other programs) in $ESCAPE_DIR, and waits for every
-# process it starts, so that the marker is final when it exits.
+# process it starts, so that the marker is final when it exits.  An
+# attempt that finds its way closed by this machine rather than by the
+# filter (no IA32 emulation for int $0x80) says so and exits with 77: the
+# cell reads "n/a here".
+#
+# The control run proves that the attempt does create the marker when
+# nothing forbids it, so that "stopped" means stopped by the filter and
+# not a broken attempt: under the library with the policy `*: 1`
+# (allowed), or with no library at all (plain: attacks on what the
+# library passes on, which it removes whatever the policy); none for
+# attacks on a weakness of the library itself, which only a vulnerable
+# build shows.  A control that does not create the marker fails the run.
 #
 # Usage: bash tests/escape/run.sh [NAME-PATTERN]; B, TOP as for the e2e
 # tests.  Prints the attempt x mode table (also written to
@@ -44,13 +56,25 @@ start() {
 	interpose) env LD_PRELOAD="$LIB" SECFILTER_POLICY="$policy" "$@" ;;
 	trusted) env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" "$@" ;;
 	run) "$SECFILTER" run --trusted -e "$policy" -- "$@" ;;
+	plain) "$@" ;;
 	esac
+}
+
+# attempt MODE POLICY DIR: runs the attempt in DIR, its marker DIR/marker;
+# sets status.
+attempt() {
+	local mode=$1 policy=$2 dir=$3
+	mkdir -p "$dir"
+	# shellcheck disable=SC2086 # envs and args are word lists
+	(cd "$dir" && start "$mode" "$policy" env $envs timeout 30 "$prog" "$dir/marker" $args \
+		>"$dir/out" 2>&1 </dev/null)
+	status=$?
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/secfilter-escape.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bad=0 rows=()
-printf -v line '%-52s %-12s %-24s %-14s' attempt "${heads[@]}"
+printf -v line '%-52s %-8s %-12s %-24s %-14s' attempt control "${heads[@]}"
 rows+=("$line")
 for src in "$here"/a_*.c; do
 	name=$(basename "$src" .c)
@@ -61,8 +85,26 @@ for src in "$here"/a_*.c; do
 	policy=$(header "$src" policy)
 	envs=$(header "$src" env)
 	args=$(header "$src" args)
+	control=$(header "$src" control)
 	[ -n "$policy" ] || policy=$default_policy
+	[ -n "$control" ] || control=allowed
 	[ -x "$prog" ] || { echo "escape: $prog not built" >&2; bad=1; continue; }
+	case $control in
+	none) ccell="-" ;;
+	allowed|plain)
+		mode=interpose; [ "$control" = plain ] && mode=plain
+		attempt "$mode" '*: 1' "$work/$name.control"
+		if [ -e "$work/$name.control/marker" ]; then
+			ccell="ok"
+		elif [ "$status" -eq 77 ]; then
+			ccell="n/a here"
+		else
+			ccell="BROKEN"; bad=1
+			echo "escape: $name did not create its marker when allowed ($control, status $status):" >&2
+			sed 's/^/    | /' "$work/$name.control/out" >&2
+		fi ;;
+	*) echo "escape: $name: bad control '$control'" >&2; bad=1; continue ;;
+	esac
 	cells=()
 	for mode in "${modes[@]}"; do
 		want=$(sed -n "s/.*\b$mode=\([a-z]*\).*/\1/p" <<<"$expect")
@@ -70,26 +112,23 @@ for src in "$here"/a_*.c; do
 			cells+=("-"); continue
 		fi
 		dir=$work/$name.$mode
-		mkdir -p "$dir"
-		marker=$dir/marker
-		# shellcheck disable=SC2086 # envs and args are word lists
-		(cd "$dir" && start "$mode" "$policy" env $envs timeout 30 "$prog" "$marker" $args \
-			>"$dir/out" 2>&1 </dev/null)
-		status=$?
-		if [ -e "$marker" ]; then
+		attempt "$mode" "$policy" "$dir"
+		if [ -e "$dir/marker" ]; then
 			cell="ESCAPED"
 			if [ "$want" = stop ]; then
 				bad=1
 				echo "escape: $name escaped in mode $mode (status $status):" >&2
 				sed 's/^/    | /' "$dir/out" >&2
 			fi
+		elif [ "$status" -eq 77 ]; then
+			cell="n/a here"
 		else
 			cell="stopped"
 		fi
 		[ "$want" = limit ] && cell="$cell (limit)"
 		cells+=("$cell")
 	done
-	printf -v line '%-52s %-12s %-24s %-14s' "$what" "${cells[@]}"
+	printf -v line '%-52s %-8s %-12s %-24s %-14s' "$what" "$ccell" "${cells[@]}"
 	rows+=("$line")
 done
 mkdir -p "$ESCAPE_DIR"

@@ -22,6 +22,9 @@
  *   setresuid-exec PROG ARG... real uid 65534, effective uid 0, exec PROG
  *   dropuid-exec PROG ARG...   become uid/gid 65534 entirely, exec PROG
  *   clone3             clone3 with a NULL, a short and a long struct
+ *   clone-stack        fork-like clone and clone3 given a new stack (with
+ *                      CLONE_CLEAR_SIGHAND): where the child runs, what
+ *                      it inherits
  *   spawn-getppid PROG posix_spawn PROG and wait, then getppid()
  *   nr N               syscall(N) */
 #include <dirent.h>
@@ -33,6 +36,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +51,83 @@ extern char **environ;
 static const char *ename(int e)
 {
 	return e ? strerrorname_np(e) : "0";
+}
+
+/* The child of a clone given a new stack: the compiler's frame is not
+ * there, so it starts in child_main through a register (see the escape
+ * battery's clone_run). */
+static char *child_stack;
+static size_t child_stack_size;
+
+static void child_main(void)
+{
+	char here;
+	struct sigaction sa;
+	int code = 0;
+
+	if (&here < child_stack || &here >= child_stack + child_stack_size)
+		code |= 1; /* not on the new stack */
+	sigaction(SIGUSR1, NULL, &sa);
+	if (sa.sa_handler != SIG_DFL)
+		code |= 2; /* the handler was not cleared */
+	sigaction(SIGUSR2, NULL, &sa);
+	if (sa.sa_handler != SIG_IGN)
+		code |= 4; /* an ignored signal must stay ignored */
+	_exit(code);
+}
+
+static long clone_call(long nr, long a0, long a1)
+{
+	register void (*r12)(void) __asm__("r12") = child_main;
+	long ret;
+
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "and $-16, %%rsp\n\t"
+			 "call *%%r12\n\t"
+			 "ud2\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a0), "S"(a1), "d"(0), "r"(r12)
+			 : "rcx", "r11", "r8", "r9", "r10", "memory");
+	return ret;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void clone_stack(void)
+{
+	struct clone_args ca;
+	int status;
+	long pid;
+
+	child_stack_size = 64 << 10;
+	child_stack = malloc(child_stack_size);
+	signal(SIGUSR1, on_usr1);
+	signal(SIGUSR2, SIG_IGN);
+	pid = clone_call(SYS_clone, SIGCHLD, (long)(child_stack + child_stack_size));
+	status = 0;
+	if (pid > 0)
+		waitpid((pid_t)pid, &status, 0);
+	printf("clone(stack) %s %d\n", pid < 0 ? ename((int)-pid) : "child", WEXITSTATUS(status));
+	memset(&ca, 0, sizeof ca);
+	ca.flags = CLONE_CLEAR_SIGHAND;
+	ca.exit_signal = SIGCHLD;
+	ca.stack = (uintptr_t)child_stack;
+	ca.stack_size = child_stack_size;
+	pid = clone_call(SYS_clone3, (long)&ca, sizeof ca);
+	status = 0;
+	if (pid > 0)
+		waitpid((pid_t)pid, &status, 0);
+	printf("clone3(stack, CLEAR_SIGHAND) %s %d\n", pid < 0 ? ename((int)-pid) : "child",
+	       WEXITSTATUS(status));
+	ca.stack_size = 0;
+	pid = clone_call(SYS_clone3, (long)&ca, sizeof ca);
+	printf("clone3(stack, size 0) %s\n", pid < 0 ? ename((int)-pid) : "child");
 }
 
 static int (*find_apply(void))(const char *)
@@ -265,6 +346,8 @@ int main(int argc, char **argv)
 		if (pid == 0)
 			_exit(0);
 		printf("clone3(longer, tail) %s\n", pid < 0 ? ename(errno) : "made a child");
+	} else if (!strcmp(what, "clone-stack")) {
+		clone_stack();
 	} else if (!strcmp(what, "spawn-getppid")) {
 		pid_t pid;
 		int status = 0;
