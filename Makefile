@@ -142,9 +142,11 @@ $(B)/escape/%.so: tests/escape/%.c tests/escape/escape.h
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -shared -fPIC -o $@ $<
 
+# -rdynamic: an attempt may export its own definition of a libc function
+# the library might call.
 $(B)/escape/%: tests/escape/%.c tests/escape/escape.h preload/secfilter.h
 	@mkdir -p $(@D)
-	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -Ipreload -o $@ $< -lpthread -ldl
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -Ipreload -rdynamic -o $@ $< -lpthread -ldl
 
 check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done

@@ -2,7 +2,6 @@
  * enforcement before main.  With no policy in the environment the library
  * stays inert.  Any error is printed and the process exits with 125 before
  * main runs: a program asked to be filtered never runs unfiltered. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/prctl.h>
@@ -202,22 +201,25 @@ static char *read_policy_file(const char *path, size_t *len, size_t *cap)
 }
 
 /* LD_PRELOAD may name the library relatively; exec needs a path that
- * still works from another directory. */
+ * still works from another directory.  The name is the loader's (objs.c):
+ * dladdr would be the program's, if it exports one, and so would be the
+ * library an exec'd image preloads. */
 static void resolve_lib_path(void)
 {
-	Dl_info info;
+	struct sf_obj self;
 	struct sf_buf b = { sf_cfg.lib_path, 0, sizeof sf_cfg.lib_path };
 	char cwd[4096];
 
-	if (!dladdr((void *)resolve_lib_path, &info) || !info.dli_fname)
+	if (sf_obj_at((uintptr_t)resolve_lib_path, &self) < 0 || self.main || !self.name ||
+	    !self.name[0])
 		sf_fatal("secfilter: cannot find the library's own path");
-	if (info.dli_fname[0] != '/') {
+	if (self.name[0] != '/') {
 		if (sf_sys(SYS_getcwd, (long)cwd, sizeof cwd, 0, 0, 0, 0) < 0)
 			sf_fatal("secfilter: cannot resolve the library's path");
 		sf_puts(&b, cwd);
 		sf_putc(&b, '/');
 	}
-	sf_puts(&b, info.dli_fname);
+	sf_puts(&b, self.name);
 }
 
 static void apply_error(const struct sf_error *err)
@@ -348,12 +350,16 @@ static void arm_others_or_die(void)
 		sf_fatal("secfilter: cannot arm the threads started before the library");
 }
 
-__attribute__((constructor(101))) static void sf_init(void)
+/* glibc passes a constructor the process's arguments: what objs.c needs
+ * to find the loader (the auxv after them on the initial stack). */
+__attribute__((constructor(101))) static void sf_init(int argc, char **argv, char **envp)
 {
 	struct env_in e;
 	const struct sf_policy *p;
 	int others;
 
+	(void)envp;
+	sf_objs_init(argc, argv);
 	read_env(&e);
 	if (!e.policy && !e.policy_file)
 		return;

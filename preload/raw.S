@@ -145,4 +145,10 @@ sf_trap_syscall_ret:
 	.cfi_endproc
 	.size sf_trap_syscall, .-sf_trap_syscall
 
+/* The region's bounds, which the linker synthesizes: without this the
+ * linker here (binutils 2.40) puts them in the dynamic symbol table,
+ * exported, although every C reference to them is hidden. */
+	.hidden __start_sf_region
+	.hidden __stop_sf_region
+
 	.section .note.GNU-stack,"",@progbits

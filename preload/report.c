@@ -3,13 +3,12 @@
  * SIGKILL of the whole process (or, in log mode, the call proceeds).
  *
  * Reporting runs in a process whose calls are being filtered: libunwind
- * and dladdr make syscalls of their own (mmap, open of /proc/self/maps...)
+ * and the symbol lookup make syscalls of their own (mmap, open of /proc/self/maps...)
  * that would trap.  In interposition mode the reporting thread switches
  * dispatch off and blocks every signal while it reports (the process is
  * about to die; in log mode it re-arms afterwards).  In trusted mode the
  * kernel filter cannot be switched off: every call the reporter makes is
  * first checked against the policy and skipped when denied. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/prctl.h>
@@ -138,28 +137,24 @@ static void put_rule(struct sf_buf *b, const struct sf_call *c, int d)
 	}
 }
 
+/* Named from the object's symbol table (elfsym.c); the object from the
+ * loader's list (objs.c), not dladdr: this runs with dispatch off, and a
+ * dladdr the program exports would run unfiltered. */
 static void put_frame(struct sf_buf *b, int i, uint64_t ip)
 {
-	Dl_info info;
-	int have_info = dladdr((void *)(uintptr_t)ip, &info) && info.dli_fname;
+	struct sf_obj o;
+	int have = sf_obj_at((uintptr_t)ip, &o) == 0 && o.name && o.name[0];
 
 	sf_puts(b, "      #");
 	sf_putu(b, (uint64_t)i);
 	sf_puts(b, " 0x");
 	sf_putx(b, ip);
 	sf_putc(b, ' ');
-	if (have_info && sf_elf_symbol(info.dli_fname, (uintptr_t)info.dli_fbase, ip, b) == 0) {
-		/* named from the file's symbol table */
-	} else if (have_info && info.dli_sname) {
-		sf_puts(b, info.dli_sname);
-		sf_puts(b, "+0x");
-		sf_putx(b, ip - (uint64_t)(uintptr_t)info.dli_saddr);
-	} else {
+	if (!have || sf_elf_symbol(o.name, o.base, ip, b) < 0)
 		sf_putc(b, '?');
-	}
-	if (have_info) {
+	if (have) {
 		sf_puts(b, " (");
-		sf_puts(b, info.dli_fname);
+		sf_puts(b, o.name);
 		sf_putc(b, ')');
 	}
 	sf_putc(b, '\n');

@@ -8,6 +8,8 @@
 #ifndef SECFILTER_SF_H
 #define SECFILTER_SF_H
 
+#include <elf.h>
+#include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +18,12 @@
 
 #include "eval.h"
 #include "policy.h"
+
+/* errno is libc's thread-local variable itself, bound by the loader like
+ * any TLS symbol: the errno macro would call __errno_location through the
+ * PLT, i.e. whatever the program exports under that name. */
+#undef errno
+extern __thread int errno __asm__("errno");
 
 #define SF_EXPORT __attribute__((visibility("default")))
 /* Code whose syscall instructions are allowed: it must never be inlined
@@ -196,6 +204,25 @@ void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
 /* supervise.c: tells `secfilter run`, if it is listening, that this
  * process is about to be killed for c. */
 void sf_tell_supervisor(const struct sf_call *c);
+
+/* objs.c: the loaded objects, from the loader's own list (see there). */
+struct sf_obj {
+	const char *name;       /* the loader's name; argv[0] for the main program */
+	uintptr_t bias;         /* load bias */
+	uintptr_t base;         /* where its first mapping starts (dladdr's dli_fbase) */
+	const Elf64_Phdr *phdr;
+	unsigned phnum;
+	const Elf64_Dyn *dyn;
+	int main;               /* the main program */
+};
+int sf_objs_init(int argc, char **argv);  /* the constructor's arguments; 0 or -1 */
+int sf_obj_at(uintptr_t addr, struct sf_obj *o); /* 0, or -1: in no object */
+int sf_obj_soname(const char *soname, struct sf_obj *o);
+void *sf_obj_sym(const struct sf_obj *o, const char *name);
+const char *sf_loader_path(void); /* the loader that loaded this process */
+/* A function of libc itself, never another object's. */
+void *sf_libc_sym(const char *name);
+extern int (*sf_setcanceltype)(int, int *);
 
 /* fmt.c: a tiny formatter, no stdio. */
 struct sf_buf {

@@ -312,9 +312,17 @@ SF_WRAPPER int utimensat(int dfd, const char *path, const struct timespec *times
  * trusted mode nothing traps, so these functions do the same for SIGSYS
  * before libc is reached.  Other signals go to libc untouched. */
 
+/* libc's own definition, found in its symbol table (objs.c): dlsym is
+ * a libc function the program may export too.  Before our constructor
+ * has looked (another library's constructor calling signal()), no policy
+ * is in force and dlsym may answer. */
 static void *next_fn(const char *name)
 {
-	return dlsym(RTLD_NEXT, name);
+	void *f = sf_libc_sym(name);
+
+	if (!f && !sf_cfg.active)
+		f = dlsym(RTLD_NEXT, name);
+	return f;
 }
 
 /* ---- signal masks and actions on the fast path ----
@@ -444,8 +452,8 @@ static sighandler_t shadow_signal(sighandler_t h, int resethand, uintptr_t ip)
 	sf_memset(&sa, 0, sizeof sa);
 	sa.sa_handler = h;
 	sa.sa_flags = resethand ? (SA_RESETHAND | SA_NODEFER) : SA_RESTART;
-	if (!resethand)
-		sigaddset(&sa.sa_mask, SIGSYS);
+	if (!resethand) /* sigaddset, without a call into libc */
+		sa.sa_mask.__val[0] |= SF_SIGSYS_BIT;
 	shadow_sigaction(&sa, &old, ip);
 	return old.sa_handler;
 }

@@ -57,21 +57,27 @@ sf_wrap6(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
  * wrappers switch to that around the syscall once the process has
  * threads, and so must these, or pthread_join waits forever for a thread
  * blocked in read().  A cancellation already pending acts on the switch,
- * as in glibc. */
+ * as in glibc.  The switch is libc's own pthread_setcanceltype, found in
+ * libc's symbol table (objs.c): the one the PLT would call is whatever
+ * the program exports under that name, run between the decision and the
+ * syscall, where it could rewrite the registers the call is made with.
+ * (Until the constructor has found it, no policy is in force.) */
 static inline __attribute__((always_inline)) long
 sf_wrap6_cancel(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		uint64_t a4, uint64_t a5, uintptr_t ip)
 {
+	int (*setcanceltype)(int, int *);
 	int old;
 	long r;
 
-	if (__builtin_expect(__libc_single_threaded, 1))
+	if (__builtin_expect(__libc_single_threaded, 1) ||
+	    !(setcanceltype = sf_setcanceltype))
 		return sf_wrap6(nr, a0, a1, a2, a3, a4, a5, ip);
 	if (sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip, &r))
 		return r;
-	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+	setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
 	r = sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
-	pthread_setcanceltype(old, NULL);
+	setcanceltype(old, NULL);
 	return r;
 }
 

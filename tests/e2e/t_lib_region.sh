@@ -2,7 +2,8 @@
 # libsecfilter.so's own structure: every `syscall` instruction of the
 # library lies in its allowed region (section sf_region) except the one
 # trampoline meant to trap; it exports only the interposed functions and
-# the API; and with no variable set it does nothing.
+# the API, and calls almost no function of another object; and with no
+# variable set it does nothing.
 . "$TOP/tests/e2e/lib.sh"
 
 objdump -d "$LIB" | awk '
@@ -20,6 +21,17 @@ for f in secfilter_apply secfilter_error secfilter_mode read write openat syscal
 done
 if grep -E '^(sf_|__start_|__stop_)' exports.txt; then fail "internal symbols exported"; fi
 echo "ok $(wc -l <exports.txt) exported symbols"
+
+# Imports: every function the library calls in another object goes
+# through the PLT to whatever the program exports under that name.  Only
+# these may remain: __cxa_finalize (the compiler's exit code), dlsym
+# (signal() and friends before the constructor, when no policy is in
+# force), dlopen (libunwind, loaded before anything is armed).
+readelf -W --dyn-syms "$LIB" | awk '$7 == "UND" && $4 == "FUNC" { sub(/@.*/, "", $8); print $8 }' |
+	sort >imports.txt
+extra=$(grep -vxE '__cxa_finalize|dlsym|dlopen' imports.txt || true)
+[ -z "$extra" ] || fail "the library calls other objects' functions:" $extra
+echo "ok imports: $(tr '\n' ' ' <imports.txt)"
 
 # The wrappers table and the functions it generates agree.
 n=$(grep -cvE '^[[:space:]]*(#|$)' "$TOP/preload/wrappers.tbl")

@@ -9,14 +9,15 @@
 #     *: 1; openat: !(flags & O_CREAT); open: !(flags & O_CREAT); creat: 0
 # unless its header names another.  The header of a_NAME.c:
 #     // escape: what it tries, in one line (the table's row)
-#     // expect: interpose=E trusted=E run=E      E: stop | limit | skip
+#     // expect: interpose=E trusted=E run=E      E: stop | limit | known | skip
 #     // policy: TEXT                              (optional)
 #     // env: VAR=VALUE ...                        (optional, for the attempt)
 #     // args: WORDS                               (optional, after the marker)
 #     // control: allowed | plain | none           (optional; allowed if absent)
 # stop: the marker must not exist; limit: what interposition cannot stop
 # (README, "What the library cannot see or do"), shown, not required;
-# skip: not run in that mode.  An attempt finds its helpers (shared
+# known: an escape that work in progress elsewhere removes (the header
+# says which), shown, not required; skip: not run in that mode.  An attempt finds its helpers (shared
 # objects lib_*.so, other programs) in $ESCAPE_DIR, and waits for every
 # process it starts, so that the marker is final when it exits.  An
 # attempt that finds its way closed by this machine rather than by the
@@ -50,13 +51,17 @@ heads=("interpose" "SECFILTER_MODE=trusted" "run --trusted")
 header() { sed -n "s|^// $2: *||p" "$1" | head -1; }
 
 # start MODE POLICY PROG ARGS...: one way of starting, with the policy.
+# The attempt itself is started that way (not a filtered `timeout` or
+# `env` that execs it: that would test the exec path instead).
 start() {
 	local mode=$1 policy=$2; shift 2
+	# shellcheck disable=SC2086 # envs is a word list
 	case $mode in
-	interpose) env LD_PRELOAD="$LIB" SECFILTER_POLICY="$policy" "$@" ;;
-	trusted) env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" "$@" ;;
-	run) "$SECFILTER" run --trusted -e "$policy" -- "$@" ;;
-	plain) "$@" ;;
+	interpose) timeout 30 env LD_PRELOAD="$LIB" SECFILTER_POLICY="$policy" $envs "$@" ;;
+	trusted) timeout 30 env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" \
+		$envs "$@" ;;
+	run) timeout 30 env $envs "$SECFILTER" run --trusted -e "$policy" -- "$@" ;;
+	plain) timeout 30 env $envs "$@" ;;
 	esac
 }
 
@@ -65,8 +70,8 @@ start() {
 attempt() {
 	local mode=$1 policy=$2 dir=$3
 	mkdir -p "$dir"
-	# shellcheck disable=SC2086 # envs and args are word lists
-	(cd "$dir" && start "$mode" "$policy" env $envs timeout 30 "$prog" "$dir/marker" $args \
+	# shellcheck disable=SC2086 # args is a word list
+	(cd "$dir" && start "$mode" "$policy" "$prog" "$dir/marker" $args \
 		>"$dir/out" 2>&1 </dev/null)
 	status=$?
 }
@@ -126,6 +131,7 @@ for src in "$here"/a_*.c; do
 			cell="stopped"
 		fi
 		[ "$want" = limit ] && cell="$cell (limit)"
+		[ "$want" = known ] && cell="$cell (known)"
 		cells+=("$cell")
 	done
 	printf -v line '%-52s %-8s %-12s %-24s %-14s' "$what" "$ccell" "${cells[@]}"

@@ -1,0 +1,336 @@
+/* The objects loaded in the process, read from the dynamic loader's own
+ * list, and symbols looked up in one of them: what dladdr, dlsym and
+ * dl_iterate_phdr would tell, without calling them.
+ *
+ * Those are libc functions reached through the PLT, so a program that
+ * exports its own dladdr or pthread_setcanceltype runs its code wherever
+ * the library calls them: inside the reporter with dispatch off, or
+ * between a wrapper's decision and its syscall.  Here nothing is asked of
+ * anyone.  The loader is found from the auxiliary vector the kernel laid
+ * on the initial stack (AT_BASE), its `_r_debug` in its own symbol table
+ * and, through it, the list of every object of the main namespace.
+ *
+ * The list is read without the loader's lock (a signal handler must not
+ * wait for it): a dlclose in another thread at the same moment can make
+ * a report name a frame wrongly.  The lookups at start-up run before the
+ * program has threads of its own. */
+#include <elf.h>
+#include <link.h>
+#include <stddef.h>
+
+#include "sf.h"
+
+static uintptr_t at_base, at_phdr, at_phnum;
+static const char *argv0;
+static struct r_debug *rdebug;
+static struct sf_obj libc;
+static int libc_found;
+
+/* libc's own, for the cancellable wrappers (wrap.h); NULL until found. */
+int (*sf_setcanceltype)(int, int *);
+
+/* A dynamic entry's address: the loader relocates most of them in place,
+ * the vDSO's stay offsets. */
+static uintptr_t dyn_addr(uintptr_t bias, uintptr_t v)
+{
+	return v < bias ? v + bias : v;
+}
+
+static int read_ok(const void *p, size_t n)
+{
+	char tmp[64];
+
+	while (n) {
+		size_t k = n < sizeof tmp ? n : sizeof tmp;
+		if (sf_user_read(tmp, p, k) < 0)
+			return 0;
+		p = (const char *)p + k;
+		n -= k;
+	}
+	return 1;
+}
+
+/* The object's program headers: the main program's from the auxv, any
+ * other's from the ELF header at the start of its first mapping. */
+static int fill(struct link_map *l, struct sf_obj *o)
+{
+	const Elf64_Phdr *ph;
+	Elf64_Ehdr eh;
+	uintptr_t lo = UINTPTR_MAX;
+	unsigned i;
+
+	sf_memset(o, 0, sizeof *o);
+	o->bias = l->l_addr;
+	o->dyn = (const Elf64_Dyn *)l->l_ld;
+	o->name = l->l_name;
+	if (!l->l_name || l->l_name[0] == '\0') {
+		if (!at_phdr)
+			return -1;
+		o->phdr = (const Elf64_Phdr *)at_phdr;
+		o->phnum = (unsigned)at_phnum;
+		o->name = argv0 ? argv0 : "";
+		o->main = 1;
+	} else {
+		if (sf_user_read(&eh, (const void *)l->l_addr, sizeof eh) < 0 ||
+		    eh.e_ident[EI_MAG0] != ELFMAG0 || eh.e_ident[EI_MAG1] != ELFMAG1 ||
+		    eh.e_ident[EI_MAG2] != ELFMAG2 || eh.e_ident[EI_MAG3] != ELFMAG3 ||
+		    eh.e_phentsize != sizeof(Elf64_Phdr))
+			return -1;
+		o->phdr = (const Elf64_Phdr *)(l->l_addr + eh.e_phoff);
+		o->phnum = eh.e_phnum;
+	}
+	if (!read_ok(o->phdr, o->phnum * sizeof *o->phdr))
+		return -1;
+	for (i = 0, ph = o->phdr; i < o->phnum; i++, ph++)
+		if (ph->p_type == PT_LOAD && ph->p_vaddr < lo)
+			lo = ph->p_vaddr;
+	if (lo == UINTPTR_MAX)
+		return -1;
+	o->base = o->bias + (lo & ~(uintptr_t)4095);
+	return 0;
+}
+
+static struct link_map *first(void)
+{
+	return rdebug ? rdebug->r_map : NULL;
+}
+
+int sf_obj_at(uintptr_t addr, struct sf_obj *o)
+{
+	struct link_map *l;
+	unsigned i;
+
+	for (l = first(); l; l = l->l_next) {
+		if (fill(l, o) < 0)
+			continue;
+		for (i = 0; i < o->phnum; i++) {
+			const Elf64_Phdr *ph = &o->phdr[i];
+			uintptr_t start = o->bias + ph->p_vaddr;
+			if (ph->p_type == PT_LOAD && addr >= start && addr - start < ph->p_memsz)
+				return 0;
+		}
+	}
+	return -1;
+}
+
+/* The dynamic tables of an object. */
+struct dyn {
+	const Elf64_Sym *sym;
+	const char *str;
+	const uint32_t *gnu_hash, *hash;
+	const uint16_t *versym;
+	const char *soname;
+};
+
+static void read_dyn(const struct sf_obj *o, struct dyn *d)
+{
+	const Elf64_Dyn *e;
+	uintptr_t soname = 0;
+	int has_soname = 0;
+
+	sf_memset(d, 0, sizeof *d);
+	for (e = o->dyn; e && e->d_tag != DT_NULL; e++) {
+		uintptr_t v = dyn_addr(o->bias, e->d_un.d_ptr);
+		switch (e->d_tag) {
+		case DT_SYMTAB: d->sym = (const Elf64_Sym *)v; break;
+		case DT_STRTAB: d->str = (const char *)v; break;
+		case DT_GNU_HASH: d->gnu_hash = (const uint32_t *)v; break;
+		case DT_HASH: d->hash = (const uint32_t *)v; break;
+		case DT_VERSYM: d->versym = (const uint16_t *)v; break;
+		case DT_SONAME: soname = e->d_un.d_val; has_soname = 1; break;
+		}
+	}
+	if (has_soname && d->str)
+		d->soname = d->str + soname;
+}
+
+/* A definition the loader would bind a plain reference to: defined,
+ * global or weak, not a hidden version, and not an IFUNC (whose address
+ * is its resolver's). */
+static int usable(const struct dyn *d, uint32_t i, const char *name)
+{
+	const Elf64_Sym *s = &d->sym[i];
+	unsigned type = ELF64_ST_TYPE(s->st_info), bind = ELF64_ST_BIND(s->st_info);
+
+	if (s->st_shndx == SHN_UNDEF || s->st_value == 0 ||
+	    (type != STT_FUNC && type != STT_OBJECT) ||
+	    (bind != STB_GLOBAL && bind != STB_WEAK))
+		return 0;
+	if (d->versym && (d->versym[i] & 0x8000))
+		return 0;
+	return sf_streq(d->str + s->st_name, name);
+}
+
+static uint32_t gnu_hash(const char *s)
+{
+	uint32_t h = 5381;
+
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+static uint32_t elf_hash(const char *s)
+{
+	uint32_t h = 0, g;
+
+	for (; *s; s++) {
+		h = (h << 4) + (unsigned char)*s;
+		g = h & 0xf0000000;
+		if (g)
+			h ^= g >> 24;
+		h &= ~g;
+	}
+	return h;
+}
+
+void *sf_obj_sym(const struct sf_obj *o, const char *name)
+{
+	struct dyn d;
+	uint32_t i;
+
+	read_dyn(o, &d);
+	if (!d.sym || !d.str)
+		return NULL;
+	if (d.gnu_hash) {
+		uint32_t nbuckets = d.gnu_hash[0], symoffset = d.gnu_hash[1];
+		uint32_t bloom_size = d.gnu_hash[2], h = gnu_hash(name);
+		const uint32_t *buckets = d.gnu_hash + 4 + bloom_size * 2;
+		const uint32_t *chain = buckets + nbuckets;
+
+		if (nbuckets == 0)
+			return NULL;
+		for (i = buckets[h % nbuckets]; i >= symoffset && i != 0; i++) {
+			uint32_t h2 = chain[i - symoffset];
+			if ((h | 1) == (h2 | 1) && usable(&d, i, name))
+				return (void *)(o->bias + d.sym[i].st_value);
+			if (h2 & 1)
+				break;
+		}
+		return NULL;
+	}
+	if (d.hash) {
+		uint32_t nbucket = d.hash[0];
+		const uint32_t *bucket = d.hash + 2, *chain = bucket + nbucket;
+
+		if (nbucket == 0)
+			return NULL;
+		for (i = bucket[elf_hash(name) % nbucket]; i != STN_UNDEF; i = chain[i])
+			if (usable(&d, i, name))
+				return (void *)(o->bias + d.sym[i].st_value);
+	}
+	return NULL;
+}
+
+int sf_obj_soname(const char *soname, struct sf_obj *o)
+{
+	struct link_map *l;
+	struct dyn d;
+
+	for (l = first(); l; l = l->l_next) {
+		if (fill(l, o) < 0)
+			continue;
+		read_dyn(o, &d);
+		if (d.soname && sf_streq(d.soname, soname))
+			return 0;
+	}
+	return -1;
+}
+
+const char *sf_loader_path(void)
+{
+	struct link_map *l;
+
+	for (l = first(); l; l = l->l_next)
+		if (at_base && l->l_addr == at_base)
+			return l->l_name;
+	return NULL;
+}
+
+/* A loader started as a program (ld.so PROG) is not in the auxv: it has
+ * made it describe PROG, with AT_BASE 0.  It still writes the address of
+ * its _r_debug into PROG's DT_DEBUG, the last one if there are several
+ * (as it reads them): the one to believe. */
+static struct r_debug *from_dt_debug(void)
+{
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)at_phdr;
+	const Elf64_Dyn *d = NULL, *e;
+	uintptr_t bias = 0, v = 0;
+	unsigned i;
+
+	if (!ph || !read_ok(ph, at_phnum * sizeof *ph))
+		return NULL;
+	for (i = 0; i < at_phnum; i++)
+		if (ph[i].p_type == PT_PHDR)
+			bias = at_phdr - ph[i].p_vaddr;
+	for (i = 0; i < at_phnum; i++)
+		if (ph[i].p_type == PT_DYNAMIC)
+			d = (const Elf64_Dyn *)(bias + ph[i].p_vaddr);
+	for (e = d; e && e->d_tag != DT_NULL; e++)
+		if (e->d_tag == DT_DEBUG)
+			v = e->d_un.d_ptr;
+	return (struct r_debug *)v;
+}
+
+/* The loader's _r_debug, from its own symbol table: a reference of ours
+ * to _r_debug would bind to whatever the program exports under that
+ * name. */
+static struct r_debug *find_rdebug(void)
+{
+	struct sf_obj ld;
+	Elf64_Ehdr eh;
+	unsigned i;
+
+	sf_memset(&ld, 0, sizeof ld);
+	if (!at_base)
+		return from_dt_debug();
+	if (sf_user_read(&eh, (const void *)at_base, sizeof eh) < 0 ||
+	    eh.e_ident[EI_MAG0] != ELFMAG0 || eh.e_phentsize != sizeof(Elf64_Phdr))
+		return NULL;
+	ld.bias = at_base;
+	ld.phdr = (const Elf64_Phdr *)(at_base + eh.e_phoff);
+	ld.phnum = eh.e_phnum;
+	for (i = 0; i < ld.phnum; i++)
+		if (ld.phdr[i].p_type == PT_DYNAMIC)
+			ld.dyn = (const Elf64_Dyn *)(at_base + ld.phdr[i].p_vaddr);
+	return ld.dyn ? sf_obj_sym(&ld, "_r_debug") : NULL;
+}
+
+/* The auxv follows the environment's NULL on the initial stack.  argv is
+ * the one the loader hands to constructors, which still points there
+ * (the environment may have moved: setenv in an earlier constructor).
+ * unsetenv in one moves the stack's entries down in place, leaving more
+ * NULLs before the auxv, whose first entry is never AT_NULL. */
+int sf_objs_init(int argc, char **argv)
+{
+	char **p;
+	const Elf64_auxv_t *a;
+
+	if (rdebug)
+		return 0;
+	if (!argv || argc < 0)
+		return -1;
+	argv0 = argv[0];
+	for (p = argv + argc + 1; *p; p++)
+		;
+	while (!*p)
+		p++;
+	for (a = (const Elf64_auxv_t *)p; a->a_type != AT_NULL; a++) {
+		switch (a->a_type) {
+		case AT_BASE: at_base = a->a_un.a_val; break;
+		case AT_PHDR: at_phdr = a->a_un.a_val; break;
+		case AT_PHNUM: at_phnum = a->a_un.a_val; break;
+		}
+	}
+	rdebug = find_rdebug();
+	if (!rdebug)
+		return -1;
+	libc_found = sf_obj_soname("libc.so.6", &libc) == 0;
+	sf_setcanceltype = (int (*)(int, int *))sf_libc_sym("pthread_setcanceltype");
+	return 0;
+}
+
+void *sf_libc_sym(const char *name)
+{
+	return libc_found ? sf_obj_sym(&libc, name) : NULL;
+}
