@@ -47,7 +47,8 @@ PROGS := $(patsubst tests/progs/%.c,$(B)/progs/%,$(wildcard tests/progs/*.c))
 # The escape battery (tests/escape/run.sh): attempts a_*, their shared
 # objects lib_*.so.
 ESCAPES := $(patsubst tests/escape/%.c,$(B)/escape/%,$(wildcard tests/escape/a_*.c)) \
-	$(patsubst tests/escape/%.c,$(B)/escape/%.so,$(wildcard tests/escape/lib_*.c))
+	$(patsubst tests/escape/%.c,$(B)/escape/%.so,$(wildcard tests/escape/lib_*.c)) \
+	$(B)/escape/h_interp $(B)/escape/h_interp_user
 
 # The version has one home, tools/secfilter.h; the library's ABI version
 # is its SONAME's number, raised only when the API breaks.
@@ -142,11 +143,23 @@ $(B)/escape/%.so: tests/escape/%.c tests/escape/escape.h
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -shared -fPIC -o $@ $<
 
+# A static "interpreter" (no libc: it would run with another program's
+# auxv) and a program that names it in PT_INTERP.
+$(B)/escape/h_interp: tests/escape/h_interp.c
+	@mkdir -p $(@D)
+	$(CC) -O1 $(WARN) -static -nostdlib -fno-pic -no-pie -o $@ $<
+
+$(B)/escape/h_interp_user: tests/escape/h_interp_user.c $(B)/escape/h_interp
+	@mkdir -p $(@D)
+	$(CC) -O1 $(WARN) -o $@ $< -Wl,--dynamic-linker=$(abspath $(B)/escape/h_interp)
+
 # -rdynamic: an attempt may export its own definition of a libc function
 # the library might call.
 $(B)/escape/%: tests/escape/%.c tests/escape/escape.h preload/secfilter.h
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -Ipreload -rdynamic -o $@ $< -lpthread -ldl
+
+escapes: $(ESCAPES)
 
 check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
@@ -218,7 +231,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all check fuzz bench install uninstall clean
+.PHONY: all escapes check fuzz bench install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(B)/obj $(B)/pic $(B)/progs -name '*.d' 2>/dev/null)

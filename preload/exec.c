@@ -1,17 +1,31 @@
 /* execve/execveat: the new image must get the library and the current
- * policy even when the program cleared or edited its environment.
+ * policy even when the program cleared or edited its environment, and
+ * must run no code of the program's choosing before the library's
+ * constructor.
  *
- * The new environment is the program's minus LD_PRELOAD and SECFILTER_*,
- * plus LD_PRELOAD=<this library>[:the program's other preloads],
- * SECFILTER_POLICY=<canonical text of the current policy> and the current
- * action, log and mode (and run's SECFILTER_SUPERVISOR, if it was given).
- * It is built in raw-mapped memory, never with malloc: this also runs in
- * vfork and posix_spawn children, which share the parent's heap.
+ * What runs is decided on an open descriptor, and that descriptor is what
+ * is executed (execveat(fd, "", AT_EMPTY_PATH)): a path looked up twice,
+ * once to probe and once to exec, lets the program swap a dynamic file
+ * for a static one in between.  A script (#!) is run the way the kernel
+ * would run it, its interpreter executed by descriptor with the argument
+ * vector the kernel would build; the interpreter then opens the script
+ * itself, as it always does.
+ *
+ * A dynamic image gets LD_PRELOAD=<this library> and nothing else
+ * preloaded, SECFILTER_POLICY=<canonical text of the current policy> and
+ * the current action, log and mode (and run's SECFILTER_SUPERVISOR, if it
+ * was given); the loader's variables that run code
+ * or make calls before our constructor (LD_AUDIT, other preloads, which
+ * the loader relocates and initializes before this library whatever
+ * their order, LD_DEBUG_OUTPUT...) are dropped.  The environment is built
+ * in raw-mapped memory, never with malloc: this also runs in vfork and
+ * posix_spawn children, which share the parent's heap.
  *
  * LD_PRELOAD cannot reach a static binary, nor a set-ID one or one with
  * file capabilities (the loader ignores it in secure mode), nor one that
- * is not x86-64, nor one we cannot read to tell: those get the policy as a
- * kernel filter, installed right before the execve. */
+ * is not x86-64, nor one whose PT_INTERP is not the loader that loaded
+ * us, nor one we cannot read to tell: those get the policy as a kernel
+ * filter, installed right before the execve, which then may go by path. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +36,31 @@
 
 enum target { T_PRELOAD, T_KERNEL, T_FAILS };
 
+/* The kernel runs at most this many nested interpreters (scripts whose
+ * interpreter is a script...): ELOOP past it. */
+#define MAX_INTERP 5
+#define HEAD 256 /* the kernel reads this much of a script's first line */
+
 struct exec_req {
 	long nr, dirfd, flags;
 	const char *path;
 	char *const *argv, *const *envp;
+};
+
+/* The decision, and for T_PRELOAD what to execute. */
+struct plan {
+	enum target t;
+	long err;          /* T_FAILS: what the exec would return */
+	long fd;           /* T_PRELOAD: the file to execute */
+	int fd_ours;       /* opened here: closed after a failed exec */
+	/* Scripts: the words the kernel puts before the script's argv[1]
+	 * (interpreter, its argument, the script's name, innermost last),
+	 * in lines[] and filename[]. */
+	int nscripts;
+	const char *words[2 * MAX_INTERP + 1];
+	int nwords;
+	char lines[MAX_INTERP][HEAD];
+	char *filename;    /* the name the kernel gives the first file */
 };
 
 static void read_req(const struct sf_call *c, struct exec_req *r)
@@ -40,53 +75,135 @@ static void read_req(const struct sf_call *c, struct exec_req *r)
 	r->flags = at ? (long)c->a[4] : 0;
 }
 
-/* An ELF image is dynamic when it names an interpreter.  One that is not
- * x86-64 (i386, x32, another machine through binfmt_misc) cannot load
- * this library, and the policy does not speak its syscalls: the kernel
- * filter's architecture check kills it. */
+static int empty_path(const struct exec_req *r)
+{
+	return (r->flags & AT_EMPTY_PATH) && r->path && r->path[0] == '\0';
+}
+
+static long fails(struct plan *pl, long err)
+{
+	pl->t = T_FAILS;
+	pl->err = err;
+	return 0;
+}
+
+/* Whether the loader named by PT_INTERP is the one that loaded this
+ * process, which will load this library the same way: one of the names
+ * the x86-64 loader is installed under (directories only root can
+ * change: a name the program could swap after this check would be looked
+ * up again by the kernel) and the same file as ours. */
+static int known_loader(const char *interp)
+{
+	static const char *const std[] = {
+		"/lib64/ld-linux-x86-64.so.2",
+		"/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+		"/usr/lib64/ld-linux-x86-64.so.2",
+		"/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+	};
+	const char *ours = sf_loader_path();
+	struct stat a, b;
+	unsigned i;
+	int listed = 0;
+
+	if (!ours || ours[0] != '/')
+		return 0;
+	for (i = 0; i < sizeof std / sizeof std[0]; i++)
+		listed |= sf_streq(interp, std[i]);
+	if (!listed && !sf_streq(interp, ours))
+		return 0;
+	if (sf_sys(SYS_newfstatat, AT_FDCWD, (long)interp, (long)&a, 0, 0, 0) < 0 ||
+	    sf_sys(SYS_newfstatat, AT_FDCWD, (long)ours, (long)&b, 0, 0, 0) < 0)
+		return 0;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* An ELF image loads this library when it is x86-64 and names our loader
+ * as its interpreter.  One that is not x86-64 (i386, x32, another machine
+ * through binfmt_misc) cannot load it, and the policy does not speak its
+ * syscalls: the kernel filter's architecture check kills it.  No
+ * interpreter (static, static-pie, the loader itself run as a program)
+ * or another one (a static "interpreter", another libc's loader): the
+ * kernel filter. */
 static enum target elf_kind(long fd, const unsigned char *head, long n)
 {
 	const Elf64_Ehdr *eh = (const void *)head;
+	char interp[HEAD];
 	Elf64_Phdr ph;
 	unsigned i;
 
 	if (n < (long)sizeof *eh)
 		return T_PRELOAD; /* not an image the kernel runs: it says ENOEXEC */
-	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64)
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
+	    eh->e_phentsize != sizeof ph)
 		return T_KERNEL;
 	for (i = 0; i < eh->e_phnum && i < 256; i++) {
 		long off = (long)eh->e_phoff + (long)i * eh->e_phentsize;
 		if (sf_sys(SYS_pread64, fd, (long)&ph, sizeof ph, off, 0, 0) != sizeof ph)
 			return T_KERNEL;
-		if (ph.p_type == PT_INTERP)
-			return T_PRELOAD;
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz < 2 || ph.p_filesz > sizeof interp ||
+		    sf_sys(SYS_pread64, fd, (long)interp, (long)ph.p_filesz, (long)ph.p_offset, 0,
+			   0) != (long)ph.p_filesz ||
+		    interp[ph.p_filesz - 1] != '\0')
+			return T_KERNEL;
+		return known_loader(interp) ? T_PRELOAD : T_KERNEL;
 	}
 	return T_KERNEL;
 }
 
-static enum target probe(long dirfd, const char *path, long flags, int depth);
-
-/* "#!interpreter": what matters is the interpreter. */
-static enum target script_kind(const unsigned char *head, long n, int depth)
+static int spacetab(char c)
 {
-	char interp[256];
-	long i = 2, k = 0;
+	return c == ' ' || c == '\t';
+}
 
-	while (i < n && (head[i] == ' ' || head[i] == '\t'))
-		i++;
-	while (i < n && k < (long)sizeof interp - 1 && head[i] != ' ' &&
-	       head[i] != '\t' && head[i] != '\n')
-		interp[k++] = (char)head[i++];
-	interp[k] = '\0';
-	if (k == 0)
-		return T_FAILS;
-	if (depth >= 4) /* deeper than we look: cannot tell, fail closed */
-		return T_KERNEL;
-	return probe(AT_FDCWD, interp, 0, depth + 1);
+/* The first line of a script as fs/binfmt_script.c reads it: the
+ * interpreter's name and at most one argument (the rest of the line),
+ * written into line.  0, or -ENOEXEC. */
+static long script_line(const unsigned char *head, long n, char *line, const char **name,
+			const char **arg)
+{
+	long end, i, k;
+
+	for (end = 2; end < n && head[end] != '\n'; end++)
+		;
+	if (end == n) {
+		/* No newline in what the kernel reads: the name must end
+		 * within it, or the kernel takes it for truncated. */
+		for (i = 2; i < n && spacetab((char)head[i]); i++)
+			;
+		if (i == n)
+			return -ENOEXEC;
+		for (; i < n && head[i] && !spacetab((char)head[i]); i++)
+			;
+		if (i == n && n == HEAD)
+			return -ENOEXEC;
+	}
+	for (k = 0; k < end - 2; k++)
+		line[k] = (char)head[k + 2];
+	line[k] = '\0';
+	while (k > 0 && spacetab(line[k - 1]))
+		line[--k] = '\0';
+	for (i = 0; line[i] && spacetab(line[i]); i++)
+		;
+	if (!line[i])
+		return -ENOEXEC;
+	*name = line + i;
+	for (; line[i] && !spacetab(line[i]); i++)
+		;
+	*arg = NULL;
+	if (line[i]) {
+		line[i++] = '\0';
+		for (; line[i] && spacetab(line[i]); i++)
+			;
+		if (line[i])
+			*arg = line + i;
+	}
+	return 0;
 }
 
 /* A descriptor we cannot read (O_PATH, as fexecve may get), reopened for
- * reading; -errno when that fails too. */
+ * reading through /proc: the same file.  -errno when that fails. */
 static long reopen_readable(long fd)
 {
 	char path[32];
@@ -97,81 +214,175 @@ static long reopen_readable(long fd)
 	return sf_sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
 }
 
-static enum target probe_fd(long fd, int depth, int reopened)
-{
-	unsigned char head[256];
-	struct stat st;
-	enum target t;
-	long n, rfd;
-
-	if (sf_sys(SYS_fstat, fd, (long)&st, 0, 0, 0, 0) < 0 || !S_ISREG(st.st_mode))
-		return T_FAILS;
-	/* The loader ignores LD_PRELOAD in a program that gains privileges:
-	 * set-ID bits, and file capabilities (ping...). */
-	if ((st.st_mode & (S_ISUID | S_ISGID)) ||
-	    sf_sys(SYS_fgetxattr, fd, (long)"security.capability", 0, 0, 0, 0) >= 0)
-		return T_KERNEL;
-	n = sf_sys(SYS_pread64, fd, (long)head, sizeof head, 0, 0, 0);
-	if (n < 0) {
-		/* Executable but not readable through this descriptor: look
-		 * through another, or fail closed. */
-		if (reopened || (rfd = reopen_readable(fd)) < 0)
-			return T_KERNEL;
-		t = probe_fd(rfd, depth, 1);
-		sf_sys(SYS_close, rfd, 0, 0, 0, 0, 0);
-		return t;
-	}
-	if (n >= 2 && head[0] == '#' && head[1] == '!')
-		return script_kind(head, n, depth);
-	if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
-		return elf_kind(fd, head, n);
-	return T_PRELOAD;
-}
-
 /* Whether execve would find the file executable: the effective ids
  * decide (faccessat without AT_EACCESS asks about the real ones, and a
  * process whose real uid cannot execute a static binary its effective uid
- * can would run it unfiltered).  0 or -errno; *legacy when the kernel has
- * no faccessat2 (before 5.8) and AT_EMPTY_PATH could not be asked. */
-static long may_exec(long dirfd, const char *path, long flags, int *legacy)
+ * can would run it unfiltered).  0 or -errno.  Kernels before 5.8 have no
+ * faccessat2: the real ids then, and no AT_EMPTY_PATH. */
+static long may_exec(long dirfd, const char *path, long flags)
 {
 	long r = sf_sys(SYS_faccessat2, dirfd, (long)path, X_OK,
 			AT_EACCESS | (flags & AT_EMPTY_PATH), 0, 0);
 
-	*legacy = r == -ENOSYS;
-	if (*legacy)
+	if (r == -ENOSYS) {
+		if ((flags & AT_EMPTY_PATH) && path && !path[0])
+			return 0;
 		r = sf_sys(SYS_faccessat, dirfd, (long)path, X_OK, 0, 0, 0);
+	}
 	return r;
 }
 
-static enum target probe(long dirfd, const char *path, long flags, int depth)
+/* Errors of an open that the exec would meet as well. */
+static int gone(long e)
 {
-	int legacy, empty;
-	enum target t;
-	long r, fd;
+	return e == -ENOENT || e == -ENOTDIR || e == -ELOOP || e == -ENAMETOOLONG;
+}
 
-	r = may_exec(dirfd, path, flags, &legacy);
-	if (r == -EFAULT) /* a bad path (NULL...): the exec fails alike */
-		return T_FAILS;
-	empty = (flags & AT_EMPTY_PATH) && (!path || path[0] == '\0');
-	if (empty) {
-		if (r < 0 && !(legacy && r == -ENOENT))
-			return T_FAILS;
-		return probe_fd(dirfd, depth, 0);
+/* Opens what exec would open, for reading. */
+static long open_exec(long dirfd, const char *path, long flags)
+{
+	return sf_sys(SYS_openat, dirfd, (long)path,
+		      O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+			      ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0),
+		      0, 0, 0);
+}
+
+static long classify(struct plan *pl, long fd, int ours, const char *filename, int inaccessible,
+		     int depth);
+
+/* A script: the kernel would run its interpreter with [interpreter,
+ * argument, filename, argv[1]...].  So do we, after probing the
+ * interpreter the same way (it may be a script too). */
+static long script(struct plan *pl, const unsigned char *head, long n, const char *filename,
+		   int inaccessible, int depth)
+{
+	const char *name, *arg;
+	char *line;
+	long e, fd;
+
+	if (depth >= MAX_INTERP)
+		return fails(pl, -ELOOP);
+	line = pl->lines[depth];
+	if ((e = script_line(head, n, line, &name, &arg)) < 0)
+		return fails(pl, e);
+	/* The interpreter would open the script by a name that dies with
+	 * the exec: /dev/fd/N of a close-on-exec descriptor. */
+	if (inaccessible)
+		return fails(pl, -ENOENT);
+	/* Words go in front of what deeper levels add. */
+	pl->words[pl->nwords++] = (char *)filename;
+	if (arg)
+		pl->words[pl->nwords++] = (char *)arg;
+	pl->nscripts++;
+	if ((e = may_exec(AT_FDCWD, name, 0)) < 0)
+		return fails(pl, e);
+	fd = open_exec(AT_FDCWD, name, 0);
+	if (fd >= 0)
+		return classify(pl, fd, 1, name, 0, depth + 1);
+	if (gone(fd))
+		return fails(pl, fd);
+	pl->t = T_KERNEL;
+	return 0;
+}
+
+/* What the file at fd is.  Keeps fd open when it is what T_PRELOAD will
+ * execute, closes it otherwise (if ours). */
+static long classify(struct plan *pl, long fd, int ours, const char *filename, int inaccessible,
+		     int depth)
+{
+	unsigned char head[HEAD];
+	struct stat st;
+	long n, x, rfd = fd;
+
+	pl->t = T_KERNEL;
+	if (sf_sys(SYS_newfstatat, fd, (long)"", (long)&st, AT_EMPTY_PATH, 0, 0) < 0 ||
+	    !S_ISREG(st.st_mode)) {
+		fails(pl, -EACCES);
+		goto done;
 	}
-	if (r < 0)
-		return T_FAILS;
-	fd = sf_sys(SYS_openat, dirfd, (long)path, O_RDONLY | O_CLOEXEC |
-		    ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0, 0, 0);
-	/* Errors the exec would meet as well; anything else (unreadable,
-	 * out of descriptors...) means we cannot tell: fail closed. */
-	if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
-		return T_FAILS;
-	if (fd < 0)
-		return T_KERNEL;
-	t = probe_fd(fd, depth, 0);
-	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-	return t;
+	/* The loader ignores LD_PRELOAD in a program that gains privileges:
+	 * set-ID bits. */
+	if (st.st_mode & (S_ISUID | S_ISGID))
+		goto done;
+	n = sf_sys(SYS_pread64, fd, (long)head, sizeof head, 0, 0, 0);
+	if (n < 0) {
+		/* Executable but not readable through this descriptor (an
+		 * O_PATH one): look through another onto the same file, or
+		 * fail closed. */
+		if ((rfd = reopen_readable(fd)) < 0)
+			goto done;
+		n = sf_sys(SYS_pread64, rfd, (long)head, sizeof head, 0, 0, 0);
+		if (n < 0)
+			goto done;
+	}
+	/* And file capabilities (ping...): present, or cannot tell. */
+	x = sf_sys(SYS_fgetxattr, rfd, (long)"security.capability", 0, 0, 0, 0);
+	if (x != -ENODATA && x != -EOPNOTSUPP)
+		goto done;
+	if (n >= 2 && head[0] == '#' && head[1] == '!') {
+		script(pl, head, n, filename, inaccessible, depth);
+		goto done;
+	}
+	if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
+		pl->t = elf_kind(rfd, head, n);
+	else
+		pl->t = T_PRELOAD; /* ENOEXEC, or binfmt_misc, which cannot open it by fd */
+	if (pl->t == T_PRELOAD) {
+		pl->fd = fd;
+		pl->fd_ours = ours;
+		ours = 0; /* kept */
+		if (depth > 0) /* the interpreter's argv[0]: its name as written */
+			pl->words[pl->nwords++] = filename;
+	}
+done:
+	if (rfd != fd)
+		sf_sys(SYS_close, rfd, 0, 0, 0, 0, 0);
+	if (ours)
+		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+/* The name the kernel gives the file: the path, or /dev/fd/N[/path]
+ * relative to a descriptor (bprm->filename). */
+static void kernel_filename(const struct exec_req *r, struct sf_buf *b)
+{
+	if (r->dirfd == AT_FDCWD || r->path[0] == '/') {
+		sf_puts(b, r->path);
+		return;
+	}
+	sf_puts(b, "/dev/fd/");
+	sf_putu(b, (uint64_t)r->dirfd);
+	if (r->path[0]) {
+		sf_putc(b, '/');
+		sf_puts(b, r->path);
+	}
+}
+
+static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *namebuf)
+{
+	int inaccessible = 0;
+	long e, fd;
+
+	pl->fd = -1;
+	if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0) {
+		fails(pl, e);
+		return;
+	}
+	kernel_filename(r, namebuf);
+	pl->filename = namebuf->p;
+	if (r->dirfd != AT_FDCWD && r->path[0] != '/')
+		inaccessible = sf_sys(SYS_fcntl, r->dirfd, F_GETFD, 0, 0, 0, 0) > 0;
+	if (empty_path(r)) {
+		classify(pl, r->dirfd, 0, pl->filename, inaccessible, 0);
+		return;
+	}
+	fd = open_exec(r->dirfd, r->path, r->flags);
+	if (fd >= 0)
+		classify(pl, fd, 1, pl->filename, inaccessible, 0);
+	else if (gone(fd))
+		fails(pl, fd);
+	else /* execute-only, out of descriptors...: cannot tell, fail closed */
+		pl->t = T_KERNEL;
 }
 
 /* Whether the new image's loader will be able to open this library: a
@@ -211,15 +422,19 @@ static int is_our_lib(const char *s, size_t n)
 	return 1;
 }
 
-/* LD_PRELOAD=<us>:<the program's other preloads>; without us for a
- * kernel-filtered target.  Returns 0 when nothing is left to preload. */
+/* LD_PRELOAD=<us> for an image that loads us: any other preload would be
+ * relocated (its IFUNC resolvers) and initialized before us, in whatever
+ * order.  For a kernel-filtered image the program's preloads without us.
+ * Returns 0 when nothing is left to preload. */
 static int build_preload(struct sf_buf *b, const char *prog, int with_us)
 {
 	const char *s = prog;
 
 	sf_puts(b, "LD_PRELOAD=");
-	if (with_us)
+	if (with_us) {
 		sf_puts(b, sf_cfg.lib_path);
+		return 1;
+	}
 	while (s && *s) {
 		size_t n = 0;
 		while (s[n] && s[n] != ':' && s[n] != ' ')
@@ -234,9 +449,30 @@ static int build_preload(struct sf_buf *b, const char *prog, int with_us)
 	return b->p[b->len - 1] != '=';
 }
 
-static int dropped(const char *e)
+/* The loader's variables that act before our constructor, in an image
+ * that loads us: code (LD_AUDIT modules run before anything else) or
+ * calls (the debug and profiling output files it creates, what it
+ * prints).  LD_LIBRARY_PATH stays: see the README. */
+static int loader_var(const char *e)
 {
-	return sf_startswith(e, "LD_PRELOAD=") || sf_startswith(e, "SECFILTER_");
+	static const char *const vars[] = {
+		"LD_AUDIT=", "LD_DEBUG=", "LD_DEBUG_OUTPUT=", "LD_PROFILE=", "LD_PROFILE_OUTPUT=",
+		"LD_SHOW_AUXV=", "LD_TRACE_LOADED_OBJECTS=", "LD_TRACE_PRELINKING=",
+	};
+	unsigned i;
+
+	if (e[0] != 'L' || e[1] != 'D' || e[2] != '_')
+		return 0;
+	for (i = 0; i < sizeof vars / sizeof vars[0]; i++)
+		if (sf_startswith(e, vars[i]))
+			return 1;
+	return 0;
+}
+
+static int dropped(const char *e, int with_us)
+{
+	return sf_startswith(e, "LD_PRELOAD=") || sf_startswith(e, "SECFILTER_") ||
+	       (with_us && loader_var(e));
 }
 
 static const char *find_preload(char *const *envp)
@@ -249,40 +485,69 @@ static const char *find_preload(char *const *envp)
 	return v;
 }
 
-static size_t count_env(char *const *envp)
+static size_t count_vec(char *const *v)
 {
 	size_t n = 0;
 
-	while (envp && envp[n])
+	while (v && v[n])
 		n++;
 	return n;
 }
 
-struct env_out {
-	char **v;
-	size_t vcap;
-};
-
-static size_t fill_env(struct env_out *o, char *const *envp, char *preload,
-		       int has_preload, int with_us)
+static void fill_env(char **out, char *const *envp, char *preload, int has_preload,
+		     char *comm, int with_us)
 {
 	size_t k = 0;
 
 	if (has_preload)
-		o->v[k++] = preload;
+		out[k++] = preload;
 	if (with_us) {
-		o->v[k++] = (char *)__atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
-		o->v[k++] = sf_cfg.env_action;
-		o->v[k++] = sf_cfg.env_log;
-		o->v[k++] = sf_cfg.env_mode;
+		out[k++] = (char *)__atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
+		out[k++] = sf_cfg.env_action;
+		out[k++] = sf_cfg.env_log;
+		out[k++] = sf_cfg.env_mode;
 		if (sf_cfg.supervisor)
-			o->v[k++] = sf_cfg.env_supervisor;
+			out[k++] = sf_cfg.env_supervisor;
+		if (comm)
+			out[k++] = comm;
 	}
 	for (; envp && *envp; envp++)
-		if (!dropped(*envp))
-			o->v[k++] = *envp;
-	o->v[k] = NULL;
-	return k;
+		if (!dropped(*envp, with_us))
+			out[k++] = *envp;
+	out[k] = NULL;
+}
+
+/* [interpreter, argument, ..., script, argv[1]...]: what the kernel would
+ * hand the innermost interpreter. */
+static void fill_argv(char **out, const struct plan *pl, char *const *argv)
+{
+	size_t k = 0;
+	int i;
+
+	for (i = pl->nwords - 1; i >= 0; i--)
+		out[k++] = (char *)pl->words[i];
+	if (argv && argv[0])
+		for (argv++; *argv; argv++)
+			out[k++] = *argv;
+	out[k] = NULL;
+}
+
+/* SECFILTER_COMM=<what the kernel would name the process>: executed by
+ * descriptor, the process would be named after the file's directory
+ * entry (or the descriptor's number, before Linux 6.13); the library's
+ * constructor in the new image puts the name back. */
+static void put_comm(struct sf_buf *b, const char *filename)
+{
+	const char *base = filename, *s;
+	int n;
+
+	for (s = filename; *s; s++)
+		if (*s == '/')
+			base = s + 1;
+	sf_puts(b, "SECFILTER_COMM=");
+	for (n = 0; base[n] && n < 15; n++)
+		sf_putc(b, base[n]);
+	sf_putc(b, '\0');
 }
 
 static long kernel_filter_now(void)
@@ -292,7 +557,7 @@ static long kernel_filter_now(void)
 	return sf_trusted_install(sf_cur, 0, &err);
 }
 
-static long do_exec(const struct exec_req *r, char **env)
+static long exec_by_path(const struct exec_req *r, char **env)
 {
 	if (r->nr == SYS_execveat)
 		return sf_sys(SYS_execveat, r->dirfd, (long)r->path, (long)r->argv,
@@ -300,49 +565,84 @@ static long do_exec(const struct exec_req *r, char **env)
 	return sf_sys(SYS_execve, (long)r->path, (long)r->argv, (long)env, 0, 0, 0);
 }
 
-/* The new environment is built in one mapping rather than on the stack:
- * this runs in the SIGSYS handler, on whatever stack the program made the
- * call from (a small thread stack, a posix_spawn child's), and exec is
- * not a hot path. */
+/* Everything is built in one mapping rather than on the stack: this runs
+ * in the SIGSYS handler, on whatever stack the program made the call from
+ * (a small thread stack, a posix_spawn child's), and exec is not a hot
+ * path. */
 long sf_exec(struct sf_call *c)
 {
 	struct exec_req r;
-	struct env_out o;
+	struct plan *pl;
 	const char *prog_pre;
-	struct sf_buf pre;
-	size_t ptrs, pre_need, size;
-	enum target t;
-	char *mem;
-	int has_pre;
-	long ret;
+	struct sf_buf pre, name, comm;
+	size_t nenv, nargv, size, off;
+	char *mem, **env, **argv;
+	int has_pre, with_us;
+	long ret, plen;
 
 	read_req(c, &r);
-	/* Read below: a bad envp is the kernel's EFAULT, not our SIGSEGV.
-	 * (The kernel would report a missing file first; the exec fails
-	 * either way.) */
-	if ((ret = sf_user_vec_ok(r.envp)) < 0)
-		return ret;
-	t = probe(r.dirfd, r.path, r.flags, 0);
-	if (t == T_PRELOAD && !lib_reachable())
-		t = T_KERNEL;
+	/* Read below: a bad path or envp is the kernel's EFAULT, not our
+	 * SIGSEGV.  (The kernel would report a missing file first; the exec
+	 * fails either way.) */
+	if ((plen = sf_user_strlen(r.path)) < 0 || (ret = sf_user_vec_ok(r.envp)) < 0)
+		return -EFAULT;
 	prog_pre = find_preload(r.envp);
-	ptrs = (count_env(r.envp) + 7) * sizeof(char *);
-	pre_need = sf_strlen(sf_cfg.lib_path) + (prog_pre ? sf_strlen(prog_pre) : 0) + 16;
-	size = ptrs + pre_need;
+	nenv = count_vec(r.envp);
+	nargv = 0;
+	/* pointers; the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
+	size = (nenv + 8) * sizeof(char *) + sizeof *pl + sf_strlen(sf_cfg.lib_path) +
+	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
 	mem = sf_pages(size);
 	if (!mem)
 		return -ENOMEM;
-	o.v = (char **)mem;
-	o.vcap = ptrs / sizeof(char *);
-	pre.p = mem + ptrs;
-	pre.len = 0;
-	pre.cap = pre_need;
-	has_pre = build_preload(&pre, prog_pre, t != T_KERNEL);
-	fill_env(&o, r.envp, pre.p, has_pre, t != T_KERNEL);
-	if (t == T_KERNEL && (ret = kernel_filter_now()) < 0)
-		goto out; /* fail closed: no exec without its filter */
-	ret = do_exec(&r, o.v);
+	off = (nenv + 8) * sizeof(char *);
+	env = (char **)mem;
+	pl = (struct plan *)(mem + off);
+	off += sizeof *pl;
+	sf_memset(pl, 0, sizeof *pl);
+	pre = (struct sf_buf){ mem + off, 0, sf_strlen(sf_cfg.lib_path) +
+					 (prog_pre ? sf_strlen(prog_pre) : 0) + 16 };
+	off += pre.cap;
+	comm = (struct sf_buf){ mem + off, 0, 32 };
+	off += comm.cap;
+	name = (struct sf_buf){ mem + off, 0, size - off };
+
+	probe(pl, &r, &name);
+	if (pl->t == T_FAILS) {
+		ret = pl->err;
+		goto out;
+	}
+	if (pl->t == T_PRELOAD && !lib_reachable())
+		pl->t = T_KERNEL;
+	with_us = pl->t == T_PRELOAD;
+	has_pre = build_preload(&pre, prog_pre, with_us);
+	if (with_us && !empty_path(&r))
+		put_comm(&comm, pl->filename);
+	fill_env(env, r.envp, pre.p, has_pre, comm.len ? comm.p : NULL, with_us);
+	if (!with_us) {
+		/* fail closed: no exec without its filter */
+		if ((ret = kernel_filter_now()) == 0)
+			ret = exec_by_path(&r, env);
+		goto out;
+	}
+	argv = (char **)r.argv;
+	if (pl->nscripts) {
+		if ((ret = sf_user_vec_ok(r.argv)) < 0)
+			goto out;
+		nargv = count_vec(r.argv) + pl->nwords + 1;
+		argv = sf_pages(nargv * sizeof(char *));
+		if (!argv) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		fill_argv(argv, pl, r.argv);
+	}
+	ret = sf_sys(SYS_execveat, pl->fd, (long)"", (long)argv, (long)env, AT_EMPTY_PATH, 0);
+	if (argv != r.argv)
+		sf_unpages(argv, nargv * sizeof(char *));
 out:
+	if (pl->fd_ours)
+		sf_sys(SYS_close, pl->fd, 0, 0, 0, 0, 0);
 	sf_unpages(mem, size);
 	return ret;
 }

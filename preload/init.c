@@ -16,7 +16,7 @@ extern char **environ;
 struct sf_settings sf_cfg;
 
 struct env_in {
-	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor;
+	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
 };
 
 static const char *env_value(const char *entry, const char *name)
@@ -51,6 +51,8 @@ static void read_env(struct env_in *e)
 			e->handshake = v;
 		else if ((v = env_value(s, "SECFILTER_SUPERVISOR")))
 			e->supervisor = v;
+		else if ((v = env_value(s, "SECFILTER_COMM")))
+			e->comm = v;
 	}
 }
 
@@ -279,6 +281,17 @@ static void arm_or_die(void)
 
 static void handshake(const char *fdtext);
 
+/* Variables meant for this constructor only: not passed on. */
+static void strip_env(const char *prefix)
+{
+	char **ep, **out;
+
+	for (ep = out = environ; *ep; ep++)
+		if (!sf_startswith(*ep, prefix))
+			*out++ = *ep;
+	*out = NULL;
+}
+
 /* Under the kernel filter the constructor could no longer write to the
  * handshake fd unless the policy allows it: the answer goes out between
  * the compilation (which can fail on a policy) and the load (which does
@@ -305,7 +318,7 @@ static void handshake(const char *fdtext)
 {
 	long fd = 0;
 	const char *s;
-	char **ep, **out, msg[32];
+	char msg[32];
 	struct sf_buf b = { msg, 0, sizeof msg };
 
 	for (s = fdtext; *s >= '0' && *s <= '9'; s++)
@@ -317,10 +330,15 @@ static void handshake(const char *fdtext)
 	sf_putc(&b, '\n');
 	sf_write_all((int)fd, msg, b.len);
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-	for (ep = out = environ; *ep; ep++)
-		if (!sf_startswith(*ep, "SECFILTER_HANDSHAKE="))
-			*out++ = *ep;
-	*out = NULL;
+	strip_env("SECFILTER_HANDSHAKE=");
+}
+
+/* The name the kernel would have given the process (exec.c): executed
+ * by descriptor, it is named after the file's directory entry. */
+static void set_comm(const char *comm)
+{
+	sf_sys(SYS_prctl, PR_SET_NAME, (long)comm, 0, 0, 0, 0);
+	strip_env("SECFILTER_COMM=");
 }
 
 /* For secfilter_apply in a process that started without a policy. */
@@ -367,6 +385,8 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 		sf_fatal("secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set");
 	if (parse_settings(&e) < 0)
 		sf_fatal(settings_msg);
+	if (e.comm)
+		set_comm(e.comm);
 	p = load_policy(&e);
 	resolve_lib_path();
 	sf_unwind_load();

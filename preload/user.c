@@ -94,6 +94,15 @@ static long str_ok(const char *s, uintptr_t *last)
 	}
 }
 
+/* The length of a string the program passes, or -EFAULT. */
+long sf_user_strlen(const char *s)
+{
+	uintptr_t last = 1;
+	long r = s ? str_ok(s, &last) : -EFAULT;
+
+	return r < 0 ? r : (long)sf_strlen(s);
+}
+
 /* An execve vector (argv, envp): its pointers and its strings.  0 or
  * -EFAULT.  NULL is a valid empty vector for Linux. */
 long sf_user_vec_ok(char *const *v)

@@ -34,3 +34,51 @@ filtered '*: 1; write: fd == 1' env -u LD_PRELOAD SECFILTER_POLICY='*: 1' "$PROB
 expect_sigkill $?
 expect_report e.err write 'sys_write: fd == 1'
 echo "ok env cannot drop the library or widen the policy"
+
+# What the new image is, the library decides on an open descriptor and
+# executes that descriptor; a script runs the way the kernel runs it.
+# Scripts, nested scripts and names through symlinks look the same as
+# without the library: argv, $0, the process's name.
+C=$PROGS/lib_compat
+printf '#!/bin/sh -e\necho "0=$0 1=$1 2=$2 3=$3"; cat /proc/$$/comm\n' >s.sh
+printf '#!%s/s.sh  x y \n' "$SCRATCH" >s2
+printf '#!%s/s2\n' "$SCRATCH" >s3
+ln -s "$PROGS/lib_probe" probelink
+chmod +x s.sh s2 s3
+for f in ./s.sh ./s2 "$SCRATCH/s3"; do
+	"$C" exec "$f" a b >ref 2>&1
+	filtered '*: 1' "$C" exec "$f" a b >got 2>&1
+	cmp -s ref got || { diff ref got >&2; fail "script $f differs from an unfiltered run"; }
+done
+expect_grep '^s3$' got
+filtered '*: 1' "$C" exec ./probelink comm >got 2>&1
+expect_grep '^comm probelink$' got
+echo "ok scripts and names as without the library"
+
+# An exec that fails says what the kernel says, and never runs anything.
+mkdir dir
+printf 'no interpreter line\n' >plain && chmod +x plain
+printf '#!\n' >empty && chmod +x empty
+printf '#!/nonexistent/interp\n' >noint && chmod +x noint
+printf '#!/bin/sh\n' >noexec
+printf '#!%s/loop1\n' "$SCRATCH" >loop0
+for i in 1 2 3 4 5 6; do printf '#!%s/loop%d\n' "$SCRATCH" $((i + 1)) >loop$i; done
+printf '#!/bin/true\n' >loop7
+chmod +x loop*
+for f in ./missing ./dir ./plain ./empty ./noint ./noexec ./loop0 ./loop2 ./loop3; do
+	"$C" exec "$f" >ref 2>&1; echo "status $?" >>ref
+	filtered '*: 1' "$C" exec "$f" >got 2>&1; echo "status $?" >>got
+	cmp -s ref got || { diff ref got >&2; fail "exec of $f differs from an unfiltered run"; }
+done
+echo "ok failed execs as without the library"
+
+# The new image preloads the library and nothing else, and gets none of
+# the loader's variables that act before its constructor; LD_LIBRARY_PATH
+# stays.
+filtered '*: 1' env LD_PRELOAD="$SCRATCH/other.so" LD_AUDIT=x.so LD_DEBUG_OUTPUT=dbg \
+	LD_PROFILE=libc.so.6 LD_LIBRARY_PATH=/nonexistent "$PROBE" environ >env.out 2>&1
+expect_grep "^LD_PRELOAD=$LIB\$" env.out
+expect_grep '^LD_LIBRARY_PATH=/nonexistent$' env.out
+expect_no_grep '^LD_(AUDIT|DEBUG_OUTPUT|PROFILE)=' env.out
+expect_no_grep '^SECFILTER_COMM=' env.out
+echo "ok the new image's loader variables"

@@ -4,6 +4,7 @@
 #define ESCAPE_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -26,6 +26,7 @@
  *                      CLONE_CLEAR_SIGHAND): where the child runs, what
  *                      it inherits
  *   spawn-getppid PROG posix_spawn PROG and wait, then getppid()
+ *   exec PROG ARG...   execv(PROG, [PROG, ARG...]); prints the error
  *   nr N               syscall(N) */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -367,6 +368,9 @@ int main(int argc, char **argv)
 		}
 		execv(argv[2], argv + 2);
 		printf("execv %s\n", ename(errno));
+	} else if (!strcmp(what, "exec")) {
+		execv(argv[2], argv + 2);
+		printf("exec %s: %s\n", argv[2], ename(errno));
 	} else if (!strcmp(what, "nr")) {
 		syscall(atol(argv[2]), 0, 0, 0, 0, 0, 0);
 		printf("returned\n");

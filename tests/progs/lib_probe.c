@@ -18,6 +18,8 @@
  *   sigsys         install a SIGSYS handler; prints what sigaction gives back
  *   getppid        getppid()
  *   out TEXT       TEXT and a newline to stdout (write through libc)
+ *   comm           prints "comm NAME", the process's name in /proc
+ *   environ        prints the environment, one variable a line
  *   sleep MS       nanosleep */
 #include <dlfcn.h>
 #include <errno.h>
@@ -202,6 +204,21 @@ static int run(char **argv)
 		out(old.sa_handler == on_usr1 ? "sigsys shadow ok\n" : "sigsys shadow wrong\n");
 	} else if (!strcmp(argv[0], "getppid")) {
 		getppid();
+	} else if (!strcmp(argv[0], "comm")) {
+		FILE *f = fopen("/proc/self/comm", "r");
+		char name[32] = "?\n";
+		if (f && !fgets(name, sizeof name, f))
+			strcpy(name, "?\n");
+		if (f)
+			fclose(f);
+		snprintf(buf, sizeof buf, "comm %s", name);
+		out(buf);
+	} else if (!strcmp(argv[0], "environ")) {
+		char **e;
+		for (e = environ; *e; e++) {
+			snprintf(buf, sizeof buf, "%s\n", *e);
+			out(buf);
+		}
 	} else if (!strcmp(argv[0], "out")) {
 		snprintf(buf, sizeof buf, "%s\n", argv[1]);
 		out(buf);
