@@ -245,6 +245,10 @@ static long new_stack(struct sf_call *c, struct clone_req *r)
 	old = block_all();
 	ret = sf_clone_thread(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
 			      (long)c->a[3], (long)c->a[4], how);
+	/* A child sharing our memory has exec'd or exited: what its exec
+	 * mapped is ours to unmap. */
+	if (ret > 0 && (r->flags & (CLONE_VM | CLONE_VFORK)) == (CLONE_VM | CLONE_VFORK))
+		sf_exec_reap();
 	restore_mask(old);
 	return ret;
 }

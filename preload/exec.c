@@ -565,6 +565,26 @@ static long exec_by_path(const struct exec_req *r, char **env)
 	return sf_sys(SYS_execve, (long)r->path, (long)r->argv, (long)env, 0, 0, 0);
 }
 
+/* The mapping an exec in progress uses, until the exec returns.  A
+ * successful exec does not return: in a child that shares its parent's
+ * memory (posix_spawn's CLONE_VM|CLONE_VFORK), the pages would stay in
+ * the parent for good.  The child runs on its parent's thread pointer, so
+ * this slot is the parent thread's, and the parent, which the kernel
+ * holds until the child has exec'd or exited, unmaps what it finds here
+ * (clone.c). */
+static __thread struct {
+	void *p;
+	size_t n;
+} pending;
+
+void sf_exec_reap(void)
+{
+	if (pending.p) {
+		sf_unpages(pending.p, pending.n);
+		pending.p = NULL;
+	}
+}
+
 /* Everything is built in one mapping rather than on the stack: this runs
  * in the SIGSYS handler, on whatever stack the program made the call from
  * (a small thread stack, a posix_spawn child's), and exec is not a hot
@@ -581,22 +601,25 @@ long sf_exec(struct sf_call *c)
 	long ret, plen;
 
 	read_req(c, &r);
-	/* Read below: a bad path or envp is the kernel's EFAULT, not our
-	 * SIGSEGV.  (The kernel would report a missing file first; the exec
-	 * fails either way.) */
-	if ((plen = sf_user_strlen(r.path)) < 0 || (ret = sf_user_vec_ok(r.envp)) < 0)
+	/* Read below: a bad path, argv or envp is the kernel's EFAULT, not
+	 * our SIGSEGV.  (The kernel would report a missing file first; the
+	 * exec fails either way.) */
+	if ((plen = sf_user_strlen(r.path)) < 0 || sf_user_vec_ok(r.envp) < 0 ||
+	    sf_user_vec_ok(r.argv) < 0)
 		return -EFAULT;
 	prog_pre = find_preload(r.envp);
 	nenv = count_vec(r.envp);
-	nargv = 0;
-	/* pointers; the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
-	size = (nenv + 8) * sizeof(char *) + sizeof *pl + sf_strlen(sf_cfg.lib_path) +
+	nargv = count_vec(r.argv);
+	/* environment and arguments; the plan; LD_PRELOAD; SECFILTER_COMM;
+	 * the kernel's name */
+	off = (nenv + 8 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
+	size = off + sizeof *pl + sf_strlen(sf_cfg.lib_path) +
 	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
 	mem = sf_pages(size);
 	if (!mem)
 		return -ENOMEM;
-	off = (nenv + 8) * sizeof(char *);
 	env = (char **)mem;
+	argv = env + nenv + 8;
 	pl = (struct plan *)(mem + off);
 	off += sizeof *pl;
 	sf_memset(pl, 0, sizeof *pl);
@@ -619,27 +642,21 @@ long sf_exec(struct sf_call *c)
 	if (with_us && !empty_path(&r))
 		put_comm(&comm, pl->filename);
 	fill_env(env, r.envp, pre.p, has_pre, comm.len ? comm.p : NULL, with_us);
+	if (with_us && pl->nscripts)
+		fill_argv(argv, pl, r.argv);
+	else
+		argv = (char **)r.argv;
+	pending.p = mem;
+	pending.n = size;
 	if (!with_us) {
 		/* fail closed: no exec without its filter */
 		if ((ret = kernel_filter_now()) == 0)
 			ret = exec_by_path(&r, env);
-		goto out;
+	} else {
+		ret = sf_sys(SYS_execveat, pl->fd, (long)"", (long)argv, (long)env,
+			     AT_EMPTY_PATH, 0);
 	}
-	argv = (char **)r.argv;
-	if (pl->nscripts) {
-		if ((ret = sf_user_vec_ok(r.argv)) < 0)
-			goto out;
-		nargv = count_vec(r.argv) + pl->nwords + 1;
-		argv = sf_pages(nargv * sizeof(char *));
-		if (!argv) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		fill_argv(argv, pl, r.argv);
-	}
-	ret = sf_sys(SYS_execveat, pl->fd, (long)"", (long)argv, (long)env, AT_EMPTY_PATH, 0);
-	if (argv != r.argv)
-		sf_unpages(argv, nargv * sizeof(char *));
+	pending.p = NULL;
 out:
 	if (pl->fd_ours)
 		sf_sys(SYS_close, pl->fd, 0, 0, 0, 0, 0);

@@ -190,6 +190,7 @@ long sf_clone(struct sf_call *c);
 
 /* exec.c */
 long sf_exec(struct sf_call *c);
+void sf_exec_reap(void); /* after a CLONE_VM|CLONE_VFORK child: see exec.c */
 
 /* report.c */
 void sf_violation(const struct sf_call *c, int decision);

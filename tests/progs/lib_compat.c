@@ -27,6 +27,8 @@
  *                      it inherits
  *   spawn-getppid PROG posix_spawn PROG and wait, then getppid()
  *   exec PROG ARG...   execv(PROG, [PROG, ARG...]); prints the error
+ *   spawn-vmsize N PROG  posix_spawn PROG N times, waiting for each;
+ *                      prints how much VmSize grew after the first
  *   nr N               syscall(N) */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -129,6 +131,40 @@ static void clone_stack(void)
 	ca.stack_size = 0;
 	pid = clone_call(SYS_clone3, (long)&ca, sizeof ca);
 	printf("clone3(stack, size 0) %s\n", pid < 0 ? ename((int)-pid) : "child");
+}
+
+static long vmsize_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "VmSize: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static void spawn_vmsize(int n, char *prog)
+{
+	char *args[] = { prog, NULL };
+	long first = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid;
+		int st;
+		if (posix_spawn(&pid, prog, NULL, NULL, args, environ) != 0 ||
+		    waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			printf("spawn %d failed\n", i);
+			return;
+		}
+		if (i == 0)
+			first = vmsize_kb();
+	}
+	printf("%d spawns: VmSize grew %ld kB after the first\n", n, vmsize_kb() - first);
 }
 
 static int (*find_apply(void))(const char *)
@@ -368,6 +404,8 @@ int main(int argc, char **argv)
 		}
 		execv(argv[2], argv + 2);
 		printf("execv %s\n", ename(errno));
+	} else if (!strcmp(what, "spawn-vmsize")) {
+		spawn_vmsize(atoi(argv[2]), argv[3]);
 	} else if (!strcmp(what, "exec")) {
 		execv(argv[2], argv + 2);
 		printf("exec %s: %s\n", argv[2], ename(errno));
