@@ -72,7 +72,7 @@ unsigned sf_call_action(const struct sf_policy *p, const struct sf_call *c, int 
 	 * default action; the errnos the policy asks for stay. */
 	if (sf_cfg.action == SF_ACT_LOG)
 		dflt = SF_ACTION_LOG;
-	if (!p || d == SF_DENY_DISPATCH)
+	if (!p || d == SF_DENY_DISPATCH || d == SF_DENY_I386)
 		return dflt;
 	return sf_action_with(p, (uint64_t)c->nr, d, dflt);
 }
@@ -92,7 +92,7 @@ static long trap_to_program(struct sf_call *c)
 	si.si_code = SYS_SECCOMP;
 	si.si_call_addr = (void *)c->ip;
 	si.si_syscall = (int)c->nr;
-	si.si_arch = AUDIT_ARCH_X86_64;
+	si.si_arch = c->i386 ? AUDIT_ARCH_I386 : AUDIT_ARCH_X86_64;
 	c->uc->uc_mcontext.gregs[REG_RAX] = c->nr;
 	sf_sigsys_to_program(&si, c->uc, 1);
 	return c->uc->uc_mcontext.gregs[REG_RAX];
@@ -134,7 +134,7 @@ void sf_kernel_trap(siginfo_t *si, ucontext_t *uc)
 
 	sf_call_of_trap(&c, si, uc);
 	if (p && !p->pending && si->si_errno == 0) {
-		d = sf_decide(p, (uint64_t)c.nr, c.a);
+		d = c.i386 ? SF_DENY_I386 : sf_decide(p, (uint64_t)c.nr, c.a);
 		if (d != SF_ALLOW && sf_call_action(p, &c, d) == SF_ACTION_TRAP)
 			sf_violation(&c, d);
 	}

@@ -43,8 +43,15 @@ void sf_disarm(void)
 	       0, 0, 0, 0);
 }
 
+/* A 32-bit call is a violation whatever the policy, as the kernel
+ * filter's architecture check makes it: the policy names x86-64's calls,
+ * and i386's numbers mean other calls (its openat, 295, is x86-64's
+ * preadv).  Its action is the policy's default (action.c), as the
+ * kernel filter's. */
 static int decision(const struct sf_policy *p, const struct sf_call *c)
 {
+	if (c->i386)
+		return p ? SF_DENY_I386 : SF_ALLOW;
 	if (c->nr == SYS_prctl && c->a[0] == PR_SET_SYSCALL_USER_DISPATCH)
 		return SF_DENY_DISPATCH;
 	return p ? sf_decide(p, (uint64_t)c->nr, c->a) : SF_ALLOW;
@@ -58,6 +65,9 @@ long sf_handle(struct sf_call *c)
 
 	if (d != SF_ALLOW && sf_act(p, c, d, &r))
 		return r; /* not issued: an errno, or what a trap left */
+	if (c->i386) /* as it was made */
+		return sf_sys32(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
+				(long)c->a[3], (long)c->a[4], (long)c->a[5]);
 	return sf_issue(c);
 }
 

@@ -33,6 +33,37 @@ sf_sys:
 	.cfi_endproc
 	.size sf_sys, .-sf_sys
 
+/* long sf_sys32(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
+ * An i386 system call: int $0x80 with its arguments in ebx, ecx, edx,
+ * esi, edi, ebp (a 32-bit call that log mode lets proceed as it was
+ * made).  On a kernel without IA32 emulation it faults, as the program's
+ * own did. */
+	.globl sf_sys32
+	.hidden sf_sys32
+	.type sf_sys32,@function
+sf_sys32:
+	.cfi_startproc
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	push %rbx
+	.cfi_adjust_cfa_offset 8
+	mov %rdi, %rax
+	mov %rsi, %rbx
+	mov %rcx, %r10
+	mov %rdx, %rcx
+	mov %r10, %rdx
+	mov %r8, %rsi
+	mov %r9, %rdi
+	mov 24(%rsp), %rbp
+	int $0x80
+	pop %rbx
+	.cfi_adjust_cfa_offset -8
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size sf_sys32, .-sf_sys32
+
 /* long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4,
  *                      unsigned long how)
  * The parent returns the result.  The child (rax == 0) runs on a stack

@@ -72,7 +72,10 @@ static void put_header(struct sf_buf *b, const struct sf_call *c)
 	sf_puts(b, "]: system call ");
 	sf_puti(b, c->nr);
 	sf_puts(b, " (");
-	put_name(b, c->nr);
+	if (c->i386) /* not a call of the table */
+		sf_puts(b, "sys_ni_syscall");
+	else
+		put_name(b, c->nr);
 	sf_puts(b, ") blocked at ip:");
 	sf_putx(b, c->ip);
 	sf_putc(b, '\n');
@@ -97,7 +100,7 @@ static void put_arg(struct sf_buf *b, const char *name, unsigned type, uint64_t 
 
 static void put_args(struct sf_buf *b, const struct sf_call *c)
 {
-	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+	const struct sf_syscall *sc = c->i386 ? NULL : sf_syscall_by_nr(c->nr);
 	static const char *const anon[6] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
 	unsigned i;
 
@@ -118,6 +121,10 @@ static void put_rule(struct sf_buf *b, const struct sf_call *c, int d)
 	sf_puts(b, "    rule: ");
 	if (d == SF_DENY_DISPATCH) {
 		sf_puts(b, "prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch the filter off\n");
+	} else if (d == SF_DENY_I386) {
+		sf_puts(b, "a 32-bit system call (int $0x80, i386 number ");
+		sf_puti(b, c->nr);
+		sf_puts(b, "): the policy names x86-64 calls only\n");
 	} else if (d == SF_DENY_UNFOLLOWABLE) {
 		sf_puts(b, "a CLONE_VM child without its own stack cannot be followed\n");
 	} else if (d >= 0 && p && (uint32_t)d < p->nfilters) {
@@ -367,7 +374,7 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 		return;
 	}
 	sf_call_of_trap(&c, si, uc);
-	d = sf_cur ? sf_decide(sf_cur, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
+	d = c.i386 ? SF_DENY_I386 : sf_cur ? sf_decide(sf_cur, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
 	report(&c, d);
 	sf_tell_supervisor(&c);
 	sf_die();

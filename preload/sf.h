@@ -42,6 +42,8 @@ extern char __stop_sf_region[] __attribute__((visibility("hidden")));
 
 /* raw.S: the region's out-of-line stubs. */
 long sf_sys(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
+/* The same through int $0x80: an i386 call (log mode lets one proceed). */
+long sf_sys32(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
 /* Issues clone/clone3 for a child given a new stack: the child starts
  * with its stack pointer at a copied signal frame, calls
  * sf_clone_child(how) there, and rt_sigreturns into the program (see
@@ -136,20 +138,37 @@ struct sf_call {
 	uint64_t a[6];
 	uintptr_t ip;   /* where in the program it was issued */
 	ucontext_t *uc; /* the trap frame, or NULL from a wrapper */
+	int i386;       /* a 32-bit call (int $0x80): nr and a[] are i386's */
 };
 
-/* The call a SIGSYS reports (a dispatch trap or a kernel filter's). */
+#ifndef AUDIT_ARCH_X86_64
+#define AUDIT_ARCH_X86_64 0xc000003eu /* linux/audit.h */
+#endif
+
+/* The call a SIGSYS reports (a dispatch trap or a kernel filter's).  The
+ * kernel says which table the number is from (si_arch): a 32-bit call
+ * (int $0x80) has its own numbers and its arguments in other registers. */
 static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucontext_t *uc)
 {
 	const greg_t *g = uc->uc_mcontext.gregs;
 
 	c->nr = si->si_syscall;
-	c->a[0] = (uint64_t)g[REG_RDI];
-	c->a[1] = (uint64_t)g[REG_RSI];
-	c->a[2] = (uint64_t)g[REG_RDX];
-	c->a[3] = (uint64_t)g[REG_R10];
-	c->a[4] = (uint64_t)g[REG_R8];
-	c->a[5] = (uint64_t)g[REG_R9];
+	c->i386 = si->si_arch != AUDIT_ARCH_X86_64;
+	if (c->i386) {
+		c->a[0] = (uint32_t)g[REG_RBX];
+		c->a[1] = (uint32_t)g[REG_RCX];
+		c->a[2] = (uint32_t)g[REG_RDX];
+		c->a[3] = (uint32_t)g[REG_RSI];
+		c->a[4] = (uint32_t)g[REG_RDI];
+		c->a[5] = (uint32_t)g[REG_RBP];
+	} else {
+		c->a[0] = (uint64_t)g[REG_RDI];
+		c->a[1] = (uint64_t)g[REG_RSI];
+		c->a[2] = (uint64_t)g[REG_RDX];
+		c->a[3] = (uint64_t)g[REG_R10];
+		c->a[4] = (uint64_t)g[REG_R8];
+		c->a[5] = (uint64_t)g[REG_R9];
+	}
 	c->ip = sf_trap_site(uc);
 	c->uc = uc;
 }
@@ -157,6 +176,7 @@ static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucont
 /* Decisions of our own, beside eval.h's SF_ALLOW, SF_NOT_IN_SET, >= 0. */
 #define SF_DENY_DISPATCH (-100) /* prctl(PR_SET_SYSCALL_USER_DISPATCH) */
 #define SF_DENY_UNFOLLOWABLE (-101) /* CLONE_VM, no stack, no CLONE_VFORK */
+#define SF_DENY_I386 (-102) /* a 32-bit call: the policy speaks x86-64's table */
 
 /* dispatch.c */
 int sf_arm(void);                 /* this thread; 0 or -errno */

@@ -29,6 +29,9 @@
  *   exec PROG ARG...   execv(PROG, [PROG, ARG...]); prints the error
  *   spawn-vmsize N PROG  posix_spawn PROG N times, waiting for each;
  *                      prints how much VmSize grew after the first
+ *   forge-i386         sends itself the SIGSYS Syscall User Dispatch
+ *                      raises for a 32-bit openat (int $0x80), which this
+ *                      kernel may not be able to make
  *   nr N               syscall(N) */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -406,6 +409,18 @@ int main(int argc, char **argv)
 		printf("execv %s\n", ename(errno));
 	} else if (!strcmp(what, "spawn-vmsize")) {
 		spawn_vmsize(atoi(argv[2]), argv[3]);
+	} else if (!strcmp(what, "forge-i386")) {
+		/* What the kernel sends when an armed thread makes an i386
+		 * openat: SYS_USER_DISPATCH, si_arch AUDIT_ARCH_I386, the
+		 * i386 number 295 (x86-64's preadv). */
+		siginfo_t si;
+		memset(&si, 0, sizeof si);
+		si.si_signo = SIGSYS;
+		si.si_code = 2; /* SYS_USER_DISPATCH */
+		si.si_syscall = 295;
+		si.si_arch = 0x40000003; /* AUDIT_ARCH_I386 */
+		r = (int)syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid(), SIGSYS, &si);
+		printf("forged: %d\n", r);
 	} else if (!strcmp(what, "exec")) {
 		execv(argv[2], argv + 2);
 		printf("exec %s: %s\n", argv[2], ename(errno));
