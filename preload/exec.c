@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "ksig.h"
 #include "sf.h"
 
 enum target { T_PRELOAD, T_KERNEL, T_FAILS };
@@ -565,6 +566,43 @@ static long exec_by_path(const struct exec_req *r, char **env)
 	return sf_sys(SYS_execve, (long)r->path, (long)r->argv, (long)env, 0, 0, 0);
 }
 
+/* SIG_IGN survives exec, and the program may have asked for it on SIGSYS
+ * (its shadow: the kernel's action is our handler, which exec resets to
+ * SIG_DFL).  For the exec itself it goes to the kernel, with every signal
+ * blocked meanwhile (no handler of the program may trap while SIGSYS is
+ * ignored: the kernel would kill the process).  The new image's library
+ * then finds it as the program's disposition, a static image as its own. */
+struct ignore {
+	int on;
+	uint64_t mask;
+	struct sf_ksigaction saved;
+};
+
+static void pass_ignore(struct ignore *g)
+{
+	struct sf_ksigaction shadow, ign = { 0 };
+	uint64_t all = ~0ull;
+
+	sf_sigsys_shadow_action(NULL, (uint64_t *)&shadow);
+	g->on = shadow.handler == (void *)SIG_IGN;
+	if (!g->on)
+		return;
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&g->mask, 8, 0, 0);
+	ign.handler = (void *)SIG_IGN;
+	ign.flags = SA_RESTORER;
+	ign.restorer = sf_restorer_plain;
+	sf_sys(SYS_rt_sigaction, SIGSYS, (long)&ign, (long)&g->saved, 8, 0, 0);
+}
+
+/* After an exec that failed. */
+static void unpass_ignore(struct ignore *g)
+{
+	if (!g->on)
+		return;
+	sf_sys(SYS_rt_sigaction, SIGSYS, (long)&g->saved, 0, 8, 0, 0);
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&g->mask, 0, 8, 0, 0);
+}
+
 /* The mapping an exec in progress uses, until the exec returns.  A
  * successful exec does not return: in a child that shares its parent's
  * memory (posix_spawn's CLONE_VM|CLONE_VFORK), the pages would stay in
@@ -595,6 +633,7 @@ long sf_exec(struct sf_call *c)
 	struct plan *pl;
 	const char *prog_pre;
 	struct sf_buf pre, name, comm;
+	struct ignore ign;
 	size_t nenv, nargv, size, off;
 	char *mem, **env, **argv;
 	int has_pre, with_us;
@@ -650,11 +689,16 @@ long sf_exec(struct sf_call *c)
 	pending.n = size;
 	if (!with_us) {
 		/* fail closed: no exec without its filter */
-		if ((ret = kernel_filter_now()) == 0)
+		if ((ret = kernel_filter_now()) == 0) {
+			pass_ignore(&ign);
 			ret = exec_by_path(&r, env);
+			unpass_ignore(&ign);
+		}
 	} else {
+		pass_ignore(&ign);
 		ret = sf_sys(SYS_execveat, pl->fd, (long)"", (long)argv, (long)env,
 			     AT_EMPTY_PATH, 0);
+		unpass_ignore(&ign);
 	}
 	pending.p = NULL;
 out:

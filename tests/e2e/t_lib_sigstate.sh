@@ -64,3 +64,26 @@ cc -o jmp jmp.c || fail "cc"
 filtered '*: 1' timeout 10 ./jmp >jmp.out 2>&1 || { cat jmp.out >&2; fail "siglongjmp time-out: status $?"; }
 expect_grep '^timeout 2$' jmp.out
 echo "ok alarm and siglongjmp, three times"
+
+# SIGSYS ignored (in the shadow: the kernel's handler is the library's)
+# survives exec, as SIG_IGN does: into an image that loads the library
+# and into a static one.
+cat >sd.c <<'C'
+#include <signal.h>
+#include <stdio.h>
+int main(void)
+{
+	struct sigaction o;
+	sigaction(SIGSYS, NULL, &o);
+	puts(o.sa_handler == SIG_IGN ? "SIG_IGN" : o.sa_handler == SIG_DFL ? "SIG_DFL" : "handler");
+	return 0;
+}
+C
+cc -o sd sd.c && cc -static -o sd-static sd.c || fail "cc"
+for p in ./sd ./sd-static; do
+	sh -c "trap '' SYS; exec $p" >ign.ref 2>&1
+	filtered '*: 1' sh -c "trap '' SYS; exec $p" >ign.got 2>&1
+	expect_grep '^SIG_IGN$' ign.ref
+	cmp -s ign.ref ign.got || { diff ign.ref ign.got >&2; fail "SIG_IGN on SIGSYS across exec of $p"; }
+done
+echo "ok SIG_IGN on SIGSYS survives exec"

@@ -16,6 +16,7 @@
  *   sigaction-full a SIGUSR1 handler with a full sa_mask that calls getppid
  *   blockall       block every signal, then getppid and print "blocked ok"
  *   sigsys         install a SIGSYS handler; prints what sigaction gives back
+ *   sigsys-disp    prints "sigsys SIG_DFL", "sigsys SIG_IGN" or "sigsys handler"
  *   getppid        getppid()
  *   out TEXT       TEXT and a newline to stdout (write through libc)
  *   comm           prints "comm NAME", the process's name in /proc
@@ -202,6 +203,11 @@ static int run(char **argv)
 		sigaction(SIGSYS, &sa, NULL);
 		sigaction(SIGSYS, NULL, &old);
 		out(old.sa_handler == on_usr1 ? "sigsys shadow ok\n" : "sigsys shadow wrong\n");
+	} else if (!strcmp(argv[0], "sigsys-disp")) {
+		struct sigaction old;
+		sigaction(SIGSYS, NULL, &old);
+		out(old.sa_handler == SIG_DFL ? "sigsys SIG_DFL\n"
+		    : old.sa_handler == SIG_IGN ? "sigsys SIG_IGN\n" : "sigsys handler\n");
 	} else if (!strcmp(argv[0], "getppid")) {
 		getppid();
 	} else if (!strcmp(argv[0], "comm")) {
