@@ -52,7 +52,8 @@ static int decision(const struct sf_policy *p, const struct sf_call *c)
 {
 	if (c->i386)
 		return p ? SF_DENY_I386 : SF_ALLOW;
-	if (c->nr == SYS_prctl && c->a[0] == PR_SET_SYSCALL_USER_DISPATCH)
+	if ((c->nr == SYS_prctl && c->a[0] == PR_SET_SYSCALL_USER_DISPATCH) ||
+	    (c->nr == SYS_ptrace && c->a[0] == SF_PTRACE_SET_SUD))
 		return SF_DENY_DISPATCH;
 	return p ? sf_decide(p, (uint64_t)c->nr, c->a) : SF_ALLOW;
 }

@@ -120,7 +120,10 @@ static void put_rule(struct sf_buf *b, const struct sf_call *c, int d)
 
 	sf_puts(b, "    rule: ");
 	if (d == SF_DENY_DISPATCH) {
-		sf_puts(b, "prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch the filter off\n");
+		sf_puts(b, c->nr == SYS_ptrace
+				   ? "ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) would switch a "
+				     "tracee's filter off\n"
+				   : "prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch the filter off\n");
 	} else if (d == SF_DENY_I386) {
 		sf_puts(b, "a 32-bit system call (int $0x80, i386 number ");
 		sf_puti(b, c->nr);

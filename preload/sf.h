@@ -174,7 +174,9 @@ static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucont
 }
 
 /* Decisions of our own, beside eval.h's SF_ALLOW, SF_NOT_IN_SET, >= 0. */
-#define SF_DENY_DISPATCH (-100) /* prctl(PR_SET_SYSCALL_USER_DISPATCH) */
+#define SF_DENY_DISPATCH (-100) /* prctl(PR_SET_SYSCALL_USER_DISPATCH) and
+				 * ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) */
+#define SF_PTRACE_SET_SUD 0x4210 /* linux/ptrace.h, Linux 6.4 */
 #define SF_DENY_UNFOLLOWABLE (-101) /* CLONE_VM, no stack, no CLONE_VFORK */
 #define SF_DENY_I386 (-102) /* a 32-bit call: the policy speaks x86-64's table */
 

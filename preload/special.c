@@ -19,6 +19,7 @@ int sf_is_special(long nr)
 	case SYS_signalfd: case SYS_signalfd4:
 	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
 	case SYS_execve: case SYS_execveat: case SYS_prctl: case SYS_sigaltstack:
+	case SYS_ptrace:
 		return 1;
 	default:
 		return 0;
@@ -200,10 +201,18 @@ static long do_sigaltstack(struct sf_call *c)
 }
 
 /* Switching dispatch off would end the catch-all: sf_handle has reported
- * it as a violation whatever the policy says; in log mode it fails. */
+ * it as a violation whatever the policy says; in log mode it fails.  A
+ * tracer can switch it off in a tracee (a filtered child) the same way. */
 static long do_prctl(struct sf_call *c)
 {
 	if (c->a[0] == PR_SET_SYSCALL_USER_DISPATCH)
+		return -EPERM;
+	return issue(c);
+}
+
+static long do_ptrace(struct sf_call *c)
+{
+	if (c->a[0] == SF_PTRACE_SET_SUD)
 		return -EPERM;
 	return issue(c);
 }
@@ -227,6 +236,7 @@ long sf_issue(struct sf_call *c)
 		return sf_clone(c);
 	case SYS_execve: case SYS_execveat: return sf_exec(c);
 	case SYS_prctl: return do_prctl(c);
+	case SYS_ptrace: return do_ptrace(c);
 	case SYS_sigaltstack: return do_sigaltstack(c);
 	default: return issue(c);
 	}
