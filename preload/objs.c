@@ -38,16 +38,7 @@ static uintptr_t dyn_addr(uintptr_t bias, uintptr_t v)
 
 static int read_ok(const void *p, size_t n)
 {
-	char tmp[64];
-
-	while (n) {
-		size_t k = n < sizeof tmp ? n : sizeof tmp;
-		if (sf_user_read(tmp, p, k) < 0)
-			return 0;
-		p = (const char *)p + k;
-		n -= k;
-	}
-	return 1;
+	return sf_user_readable(p, n) == 0;
 }
 
 /* The object's program headers: the main program's from the auxv, any
@@ -222,14 +213,18 @@ void *sf_obj_sym(const struct sf_obj *o, const char *name)
 	return NULL;
 }
 
+/* By DT_SONAME: only the dynamic section is needed (no program headers,
+ * none of fill's probing). */
 int sf_obj_soname(const char *soname, struct sf_obj *o)
 {
 	struct link_map *l;
 	struct dyn d;
 
 	for (l = first(); l; l = l->l_next) {
-		if (fill(l, o) < 0)
-			continue;
+		sf_memset(o, 0, sizeof *o);
+		o->bias = l->l_addr;
+		o->dyn = (const Elf64_Dyn *)l->l_ld;
+		o->name = l->l_name;
 		read_dyn(o, &d);
 		if (d.soname && sf_streq(d.soname, soname))
 			return 0;
@@ -258,7 +253,7 @@ static struct r_debug *from_dt_debug(void)
 	uintptr_t bias = 0, v = 0;
 	unsigned i;
 
-	if (!ph || !read_ok(ph, at_phnum * sizeof *ph))
+	if (!ph) /* the kernel's, like AT_BASE */
 		return NULL;
 	for (i = 0; i < at_phnum; i++)
 		if (ph[i].p_type == PT_PHDR)
@@ -284,8 +279,9 @@ static struct r_debug *find_rdebug(void)
 	sf_memset(&ld, 0, sizeof ld);
 	if (!at_base)
 		return from_dt_debug();
-	if (sf_user_read(&eh, (const void *)at_base, sizeof eh) < 0 ||
-	    eh.e_ident[EI_MAG0] != ELFMAG0 || eh.e_phentsize != sizeof(Elf64_Phdr))
+	/* The kernel mapped it there: no probe needed. */
+	sf_memcpy(&eh, (const void *)at_base, sizeof eh);
+	if (eh.e_ident[EI_MAG0] != ELFMAG0 || eh.e_phentsize != sizeof(Elf64_Phdr))
 		return NULL;
 	ld.bias = at_base;
 	ld.phdr = (const Elf64_Phdr *)(at_base + eh.e_phoff);

@@ -300,6 +300,7 @@ long sf_user_read(void *dst, const void *src, size_t n);
 long sf_user_vec_ok(char *const *v); /* an execve vector, strings included */
 long sf_user_writable(void *p, size_t n);
 long sf_user_strlen(const char *s);
+long sf_user_readable(const void *p, size_t n);
 
 /* Pages from the kernel (mem.c). */
 void *sf_pages(size_t n);
