@@ -3,7 +3,7 @@
 /* The library decides what the new image is before the exec: a path
  * looked up twice (probe, then exec) can name two files.  Here "t" and
  * "u" (symlinks to /bin/true and the static program) are exchanged
- * without pause while children exec "t", up to 400 times or 5 s.
+ * without pause while children exec "t", up to 300 times or 3 s.
  * Before the exec went by descriptor, this won within a few tries. */
 #include <signal.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 	char prog[4096];
 	char *args[] = { "t", argv[1], NULL };
 	struct stat st;
-	time_t end = time(NULL) + 5;
+	time_t end = time(NULL) + 3;
 	pid_t swapper;
 	int i;
 
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 	if (swapper == 0)
 		for (;;)
 			syscall(SYS_renameat2, AT_FDCWD, "t", AT_FDCWD, "u", 2 /* RENAME_EXCHANGE */);
-	for (i = 0; i < 400 && time(NULL) < end && stat(argv[1], &st) < 0; i++) {
+	for (i = 0; i < 300 && time(NULL) < end && stat(argv[1], &st) < 0; i++) {
 		pid_t p = fork();
 		if (p == 0) {
 			execve("t", args, NULL);

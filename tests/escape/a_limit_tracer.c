@@ -13,7 +13,7 @@
 int main(int argc, char **argv)
 {
 	pid_t pid;
-	int st;
+	int st, sig;
 
 	(void)argc;
 	pid = fork();
@@ -26,12 +26,17 @@ int main(int argc, char **argv)
 	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
 		return 2;
 	ptrace(PTRACE_SETOPTIONS, pid, 0, (void *)PTRACE_O_TRACESYSGOOD);
-	for (;;) {
+	for (sig = 0;;) {
 		struct user_regs_struct r;
-		if (ptrace(PTRACE_SYSCALL, pid, 0, 0) < 0 || waitpid(pid, &st, 0) != pid ||
-		    !WIFSTOPPED(st))
+		if (ptrace(PTRACE_SYSCALL, pid, 0, (void *)(long)sig) < 0 ||
+		    waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
 			break;
-		if (WSTOPSIG(st) != (SIGTRAP | 0x80) || ptrace(PTRACE_GETREGS, pid, 0, &r) < 0)
+		sig = 0;
+		if (WSTOPSIG(st) != (SIGTRAP | 0x80)) {
+			sig = WSTOPSIG(st); /* delivered as it came (the library's SIGSYS) */
+			continue;
+		}
+		if (ptrace(PTRACE_GETREGS, pid, 0, &r) < 0)
 			continue;
 		if (r.orig_rax == SYS_openat && r.rsi == (unsigned long)argv[1] &&
 		    !(r.rdx & O_CREAT)) {
