@@ -1,4 +1,4 @@
-// escape: exec of a program whose PT_INTERP is a static program
+// escape: exec of a program whose PT_INTERP is static
 // expect: interpose=stop trusted=stop run=stop
 /* A program with an interpreter is not necessarily one the library's
  * loader will load: this one names a static program (h_interp). */

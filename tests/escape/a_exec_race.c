@@ -1,4 +1,4 @@
-// escape: swap a dynamic and a static file between probe and exec
+// escape: swap dynamic/static file between probe and exec
 // expect: interpose=stop trusted=stop run=stop
 /* The library decides what the new image is before the exec: a path
  * looked up twice (probe, then exec) can name two files.  Here "t" and

@@ -1,4 +1,4 @@
-// escape: the program's dl_iterate_phdr, called by the unwinder
+// escape: the program's dl_iterate_phdr, called by libunwind
 // expect: interpose=known trusted=stop run=stop
 // control: none
 /* The same as a_interpose_dladdr for the unwinder of the reporter's

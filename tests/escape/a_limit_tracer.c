@@ -1,4 +1,4 @@
-// escape: a tracer rewrites a call's registers after the decision
+// escape: a tracer rewrites registers after the decision
 // expect: interpose=limit trusted=stop run=stop
 /* The child's openat(marker, O_WRONLY) is allowed; at its syscall-entry
  * stop, which comes after the library's decision, the tracer adds

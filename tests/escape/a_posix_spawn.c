@@ -1,4 +1,4 @@
-// escape: posix_spawn: the child creates the file (a file action)
+// escape: posix_spawn: the child creates it (a file action)
 // expect: interpose=stop trusted=stop run=stop
 /* posix_spawn's child shares the parent's memory until it execs; its
  * file actions run in it, on its own stack, before the exec. */

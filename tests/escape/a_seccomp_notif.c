@@ -1,4 +1,4 @@
-// escape: its own seccomp filter, openat sent to a user notifier
+// escape: own seccomp filter: openat to a user notifier
 // expect: interpose=stop trusted=stop run=stop
 /* The program installs a filter that sends openat to a listener of its
  * own, which answers "continue": the call would run without the policy

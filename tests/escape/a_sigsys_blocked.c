@@ -1,4 +1,4 @@
-// escape: SIGSYS blocked by a raw rt_sigprocmask, then the call
+// escape: SIGSYS blocked (raw rt_sigprocmask), then the call
 // expect: interpose=stop trusted=stop run=stop
 /* With SIGSYS blocked the kernel kills at the first trap rather than
  * deliver it: harmless if it kills; an escape if the call goes through. */

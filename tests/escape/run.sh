@@ -79,7 +79,7 @@ attempt() {
 work=$(mktemp -d "${TMPDIR:-/tmp}/secfilter-escape.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bad=0 rows=()
-printf -v line '%-52s %-8s %-12s %-24s %-14s' attempt control "${heads[@]}"
+printf -v line '%-52s %-8s %-16s %-24s %-16s' attempt control "${heads[@]}"
 rows+=("$line")
 for src in "$here"/a_*.c; do
 	name=$(basename "$src" .c)
@@ -134,7 +134,7 @@ for src in "$here"/a_*.c; do
 		[ "$want" = known ] && cell="$cell (known)"
 		cells+=("$cell")
 	done
-	printf -v line '%-52s %-8s %-12s %-24s %-14s' "$what" "$ccell" "${cells[@]}"
+	printf -v line '%-52s %-8s %-16s %-24s %-16s' "$what" "$ccell" "${cells[@]}"
 	rows+=("$line")
 done
 mkdir -p "$ESCAPE_DIR"
