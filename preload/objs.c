@@ -232,12 +232,15 @@ int sf_obj_soname(const char *soname, struct sf_obj *o)
 	return -1;
 }
 
+/* The loader's entry: at AT_BASE, or where _r_debug says it is when the
+ * loader was started as a program (AT_BASE 0). */
 const char *sf_loader_path(void)
 {
+	uintptr_t base = at_base ? at_base : rdebug ? rdebug->r_ldbase : 0;
 	struct link_map *l;
 
-	for (l = first(); l; l = l->l_next)
-		if (at_base && l->l_addr == at_base)
+	for (l = first(); l && base; l = l->l_next)
+		if (l->l_addr == base)
 			return l->l_name;
 	return NULL;
 }
