@@ -29,6 +29,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -54,6 +55,7 @@ struct plan {
 	long err;          /* T_FAILS: what the exec would return */
 	long fd;           /* T_PRELOAD: the file to execute */
 	int fd_ours;       /* opened here: closed after a failed exec */
+	long lease_fd;     /* holds the file's content still (see hold); -1 */
 	/* Scripts: the words the kernel puts before the script's argv[1]
 	 * (interpreter, its argument, the script's name, innermost last),
 	 * in lines[] and filename[]. */
@@ -286,6 +288,47 @@ static long script(struct plan *pl, const unsigned char *head, long n, const cha
 	return 0;
 }
 
+/* Whether what we read of the file is what the kernel will execute: the
+ * descriptor pins the file, not its content, and a program that may
+ * write the file could rewrite its headers between our reading and the
+ * exec (a static program's in place of a dynamic one's).
+ *
+ * - A memfd's writers are not counted by the kernel (exec does not make
+ *   them wait, and they can write to it while it runs): only a memfd
+ *   sealed against writing holds still.
+ * - Otherwise a read lease on a read-only descriptor of our own makes any
+ *   open for writing wait until the exec has closed that descriptor, by
+ *   which time the kernel refuses writers to the image (ETXTBSY).  It
+ *   cannot be taken while the file is open for writing.  Its break is
+ *   signalled to no one (owner 0; SIGURG, ignored by default, meanwhile),
+ *   and sf_exec checks that it is still held right before the exec: the
+ *   kernel removes a lease whose break has waited lease-break-time.
+ * - Without a lease (not the file's owner, no CAP_LEASE; a filesystem
+ *   without leases): holds if our effective ids cannot write the file.
+ * 1 when it holds, 0 when it may change.  gfd: our own read-only
+ * descriptor of the file, kept in pl->lease_fd when leased. */
+static int hold(struct plan *pl, long gfd, const struct stat *st)
+{
+	long r = sf_sys(SYS_fcntl, gfd, F_GET_SEALS, 0, 0, 0, 0);
+
+	if (r >= 0)
+		return (r & F_SEAL_WRITE) != 0;
+	sf_sys(SYS_fcntl, gfd, F_SETSIG, SIGURG, 0, 0, 0);
+	r = sf_sys(SYS_fcntl, gfd, F_SETLEASE, F_RDLCK, 0, 0, 0);
+	if (r == 0) {
+		sf_sys(SYS_fcntl, gfd, F_SETOWN, 0, 0, 0, 0);
+		pl->lease_fd = gfd;
+		return 1;
+	}
+	if (r == -EAGAIN) /* open for writing */
+		return 0;
+	r = sf_sys(SYS_faccessat2, gfd, (long)"", W_OK, AT_EACCESS | AT_EMPTY_PATH, 0, 0);
+	if (r == -ENOSYS) /* before 5.8: the owner could make it writable */
+		return st->st_uid != (uid_t)sf_sys(SYS_geteuid, 0, 0, 0, 0, 0, 0) &&
+		       !(st->st_mode & (S_IWGRP | S_IWOTH));
+	return r != 0;
+}
+
 /* What the file at fd is.  Keeps fd open when it is what T_PRELOAD will
  * execute, closes it otherwise (if ours). */
 static long classify(struct plan *pl, long fd, int ours, const char *filename, int inaccessible,
@@ -294,6 +337,7 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 	unsigned char head[HEAD];
 	struct stat st;
 	long n, x, rfd = fd;
+	int held;
 
 	pl->t = T_KERNEL;
 	if (sf_sys(SYS_newfstatat, fd, (long)"", (long)&st, AT_EMPTY_PATH, 0, 0) < 0 ||
@@ -305,17 +349,14 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 	 * set-ID bits. */
 	if (st.st_mode & (S_ISUID | S_ISGID))
 		goto done;
-	n = sf_sys(SYS_pread64, fd, (long)head, sizeof head, 0, 0, 0);
-	if (n < 0) {
-		/* Executable but not readable through this descriptor (an
-		 * O_PATH one): look through another onto the same file, or
-		 * fail closed. */
-		if ((rfd = reopen_readable(fd)) < 0)
-			goto done;
-		n = sf_sys(SYS_pread64, rfd, (long)head, sizeof head, 0, 0, 0);
-		if (n < 0)
-			goto done;
-	}
+	/* Our own read-only descriptor: the program's (fexecve) may be
+	 * O_PATH, or open for writing, and a lease on it would outlive us. */
+	if (!ours && (rfd = reopen_readable(fd)) < 0)
+		goto done;
+	held = hold(pl, rfd, &st);
+	n = sf_sys(SYS_pread64, rfd, (long)head, sizeof head, 0, 0, 0);
+	if (n < 0)
+		goto done;
 	/* And file capabilities (ping...): present, or cannot tell. */
 	x = sf_sys(SYS_fgetxattr, rfd, (long)"security.capability", 0, 0, 0, 0);
 	if (x != -ENODATA && x != -EOPNOTSUPP)
@@ -328,6 +369,8 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 		pl->t = elf_kind(rfd, head, n);
 	else
 		pl->t = T_PRELOAD; /* ENOEXEC, or binfmt_misc, which cannot open it by fd */
+	if (pl->t == T_PRELOAD && !held)
+		pl->t = T_KERNEL;
 	if (pl->t == T_PRELOAD) {
 		pl->fd = fd;
 		pl->fd_ours = ours;
@@ -336,7 +379,14 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 			pl->words[pl->nwords++] = filename;
 	}
 done:
-	if (rfd != fd)
+	if (pl->lease_fd >= 0 && pl->t != T_PRELOAD) {
+		if (pl->lease_fd == fd)
+			ours = 1; /* closed below, with its lease */
+		else
+			sf_sys(SYS_close, pl->lease_fd, 0, 0, 0, 0, 0);
+		pl->lease_fd = -1;
+	}
+	if (rfd != fd && rfd != pl->lease_fd)
 		sf_sys(SYS_close, rfd, 0, 0, 0, 0, 0);
 	if (ours)
 		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
@@ -365,6 +415,7 @@ static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *name
 	long e, fd;
 
 	pl->fd = -1;
+	pl->lease_fd = -1;
 	if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0) {
 		fails(pl, e);
 		return;
@@ -694,6 +745,11 @@ long sf_exec(struct sf_call *c)
 			ret = exec_by_path(&r, env);
 			unpass_ignore(&ign);
 		}
+	} else if (pl->lease_fd >= 0 &&
+		   sf_sys(SYS_fcntl, pl->lease_fd, F_GETLEASE, 0, 0, 0, 0) != F_RDLCK) {
+		/* The lease was broken (a writer waited out lease-break-time):
+		 * the content may have changed since we read it. */
+		ret = -EAGAIN;
 	} else {
 		pass_ignore(&ign);
 		ret = sf_sys(SYS_execveat, pl->fd, (long)"", (long)argv, (long)env,
@@ -702,6 +758,8 @@ long sf_exec(struct sf_call *c)
 	}
 	pending.p = NULL;
 out:
+	if (pl->lease_fd >= 0 && pl->lease_fd != pl->fd)
+		sf_sys(SYS_close, pl->lease_fd, 0, 0, 0, 0, 0);
 	if (pl->fd_ours)
 		sf_sys(SYS_close, pl->fd, 0, 0, 0, 0, 0);
 	sf_unpages(mem, size);

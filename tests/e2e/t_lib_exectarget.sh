@@ -105,3 +105,61 @@ filtered '*: 1' "$C" execveat-null "$PROGS/lib_probe" >null.got 2>&1; st=$?
 [ "$st" -eq 0 ] || { cat null.got >&2; fail "execveat(fd, NULL): status $st"; }
 cmp -s null.ref null.got || { diff null.ref null.got >&2; fail "execveat(fd, NULL) differs"; }
 echo "ok execveat(fd, NULL): $(cat null.got)"
+
+# The descriptor pins the file, not its content: a writer that flips the
+# PT_INTERP of a file the program may write (here: any process of the
+# user, with open/write/close each time) between the real loader and a
+# static program (h_interp, from the escape battery) must not get the
+# library to decide on one and execute the other.  The library holds a
+# read lease from its reading to the exec (a writer's open waits).
+cat >flip.c <<'C'
+/* flip FILE SECONDS: rewrites FILE's PT_INTERP, alternately the real
+ * loader and what it was, opening the file for each write. */
+#include <elf.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	char was[256] = "", ld[256] = "/lib64/ld-linux-x86-64.so.2";
+	time_t end = time(NULL) + atoi(argv[2]);
+	int fd = open(argv[1], O_RDONLY), i;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+
+	(void)argc;
+	if (fd < 0 || pread(fd, &eh, sizeof eh, 0) != sizeof eh)
+		return 1;
+	for (i = 0; i < eh.e_phnum; i++)
+		if (pread(fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph) == sizeof ph &&
+		    ph.p_type == PT_INTERP && ph.p_filesz < sizeof was &&
+		    pread(fd, was, ph.p_filesz, ph.p_offset) == (ssize_t)ph.p_filesz)
+			break;
+	close(fd);
+	if (!was[0])
+		return 1;
+	while (time(NULL) < end)
+		for (i = 0; i < 2; i++) {
+			fd = open(argv[1], O_WRONLY);
+			if (fd < 0)
+				continue;
+			if (pwrite(fd, i ? was : ld, ph.p_filesz, ph.p_offset) < 0)
+				return 1;
+			close(fd);
+		}
+	return 0;
+}
+C
+cc -O2 -o flip flip.c || fail "cc"
+cp "$B/escape/h_interp_user" rw && chmod 755 rw || fail "cp"
+./flip "$SCRATCH/rw" 4 &
+writer=$!
+sleep 0.2
+filtered '*: 1; openat: !(flags & O_CREAT); open: !(flags & O_CREAT)' \
+	sh -c 'end=$(($(date +%s) + 3)); while [ $(date +%s) -lt $end ] && [ ! -e marker ]; do ./rw marker; done' \
+	>rw.out 2>&1
+wait $writer
+[ ! -e marker ] || fail "a rewritten PT_INTERP ran unfiltered"
+echo "ok a file rewritten between probe and exec"
