@@ -66,6 +66,26 @@ SF_LIBC_FN int SF_LIBC_NAME(memcmp)(const void *a, const void *b, size_t n)
 	return 0;
 }
 
+SF_LIBC_FN void *SF_LIBC_NAME(memchr)(const void *p, int c, size_t n)
+{
+	const unsigned char *s = p;
+
+	for (; n; n--, s++)
+		if (*s == (unsigned char)c)
+			return (void *)s;
+	return NULL;
+}
+
+SF_LIBC_FN char *SF_LIBC_NAME(strchr)(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}
+
 SF_LIBC_FN size_t SF_LIBC_NAME(strlen)(const char *s)
 {
 	const char *p = s;

@@ -38,6 +38,17 @@ static void test_strings(void **state)
 					 sign(memcmp(w[i], w[j], 1)));
 		}
 	}
+	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
+		static const int cs[] = { 'a', 'b', 'd', '\xff', 0, 'z' };
+		unsigned k;
+		for (k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+			size_t len = strlen(w[i]) + 1;
+			assert_ptr_equal(sf_test_strchr(w[i], cs[k]), strchr(w[i], cs[k]));
+			assert_ptr_equal(sf_test_memchr(w[i], cs[k], len), memchr(w[i], cs[k], len));
+			assert_ptr_equal(sf_test_memchr(w[i], cs[k], len - 1),
+					 memchr(w[i], cs[k], len - 1));
+		}
+	}
 	for (i = 0; i < sizeof a; i++)
 		a[i] = (char)i;
 	sf_test_memcpy(b, a, sizeof a);
