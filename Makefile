@@ -25,8 +25,11 @@ endif
 HOST_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 HOST_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 # -fno-builtin: the library defines read(), open(), ... with its own types.
+# -mgeneral-regs-only: a rewritten syscall site enters the library without
+# saving the vector registers (preload/rwentry.S): no code of it may touch
+# them.
 PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
-	-fno-stack-protector -ftls-model=initial-exec
+	-fno-stack-protector -ftls-model=initial-exec -mgeneral-regs-only
 
 GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c \
 	$(B)/gen/groups_data.c

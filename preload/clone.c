@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 
 #include "ksig.h"
+#include "rewrite.h"
 #include "sf.h"
 
 #ifndef CLONE_CLEAR_SIGHAND
@@ -167,8 +168,10 @@ static long fork_like(struct sf_call *c, struct clone_req *r)
 		c->a[1] = r->ca_size;
 	}
 	old = block_all();
+	sf_rw_fork_begin();
 	ret = sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
 		     (long)c->a[3], (long)c->a[4], (long)c->a[5]);
+	sf_rw_fork_end();
 	if (ret == 0) {
 		if (sf_arm() != 0)
 			sf_die();

@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 
 #include "ksig.h"
+#include "rewrite.h"
 #include "sf.h"
 
 const struct sf_policy *sf_cur;
@@ -47,8 +48,8 @@ void sf_disarm(void)
  * filter's architecture check makes it: the policy names x86-64's calls,
  * and i386's numbers mean other calls (its openat, 295, is x86-64's
  * preadv).  Its action is the policy's default (action.c), as the
- * kernel filter's. */
-static int decision(const struct sf_policy *p, const struct sf_call *c)
+ * kernel filter's.  The rewritten sites' fast path asks it too. */
+int sf_decision(const struct sf_policy *p, const struct sf_call *c)
 {
 	if (c->i386)
 		return p ? SF_DENY_I386 : SF_ALLOW;
@@ -61,7 +62,7 @@ static int decision(const struct sf_policy *p, const struct sf_call *c)
 long sf_handle(struct sf_call *c)
 {
 	const struct sf_policy *p = sf_enforcing();
-	int d = decision(p, c);
+	int d = sf_decision(p, c);
 	long r;
 
 	if (d != SF_ALLOW && sf_act(p, c, d, &r))
@@ -83,6 +84,7 @@ static void trap(const siginfo_t *si, ucontext_t *uc)
 	struct sf_call c;
 
 	sf_call_of_trap(&c, si, uc);
+	sf_rw_trapped(&c);
 	handling_site = c.ip;
 	uc->uc_mcontext.gregs[REG_RAX] = sf_handle(&c);
 	handling_site = outer;

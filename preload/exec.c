@@ -14,7 +14,8 @@
  * A dynamic image gets LD_PRELOAD=<this library> and nothing else
  * preloaded, SECFILTER_POLICY=<canonical text of the current policy> and
  * the current action, log and mode (and run's SECFILTER_SUPERVISOR, if it
- * was given); the loader's variables that run code
+ * was given, and SECFILTER_REWRITE=0 when rewriting is off); the loader's
+ * variables that run code
  * or make calls before our constructor (LD_AUDIT, other preloads, which
  * the loader relocates and initializes before this library whatever
  * their order, LD_DEBUG_OUTPUT...) are dropped.  The environment is built
@@ -34,6 +35,7 @@
 #include <sys/syscall.h>
 
 #include "ksig.h"
+#include "rewrite.h"
 #include "sf.h"
 
 enum target { T_PRELOAD, T_KERNEL, T_FAILS };
@@ -560,6 +562,8 @@ static void fill_env(char **out, char *const *envp, char *preload, int has_prelo
 		out[k++] = sf_cfg.env_mode;
 		if (sf_cfg.supervisor)
 			out[k++] = sf_cfg.env_supervisor;
+		if (sf_rw_env())
+			out[k++] = (char *)sf_rw_env();
 		if (comm)
 			out[k++] = comm;
 	}
@@ -702,14 +706,14 @@ long sf_exec(struct sf_call *c)
 	nargv = count_vec(r.argv);
 	/* environment and arguments; the plan; LD_PRELOAD; SECFILTER_COMM;
 	 * the kernel's name */
-	off = (nenv + 8 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
+	off = (nenv + 9 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
 	size = off + sizeof *pl + sf_strlen(sf_cfg.lib_path) +
 	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
 	mem = sf_pages(size);
 	if (!mem)
 		return -ENOMEM;
 	env = (char **)mem;
-	argv = env + nenv + 8;
+	argv = env + nenv + 9;
 	pl = (struct plan *)(mem + off);
 	off += sizeof *pl;
 	sf_memset(pl, 0, sizeof *pl);

@@ -184,6 +184,8 @@ static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucont
 int sf_arm(void);                 /* this thread; 0 or -errno */
 void sf_disarm(void);
 long sf_handle(struct sf_call *c); /* decide + special handling + issue */
+/* SF_ALLOW or why not (p: the policy in force, sf_enforcing()). */
+int sf_decision(const struct sf_policy *p, const struct sf_call *c);
 /* The program's SIGSYS disposition gets (si, uc), as if the kernel had sent
  * it; forced: as seccomp's RET_TRAP, which kills when it is SIG_IGN. */
 void sf_sigsys_to_program(siginfo_t *si, ucontext_t *uc, int forced);
