@@ -138,6 +138,16 @@ $(B)/progs/%: tests/progs/%.c preload/secfilter.h
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -MMD -MP -Ipreload -o $@ $< -lpthread -ldl -lseccomp
 
+# A cgo-linked (so dynamically linked) Go program for the end-to-end tests:
+# Go makes its own syscall instructions.  Go's caches live in the build
+# directory.
+GO_PROBE := $(B)/progs/go_probe
+GO_ENV = HOME=$(abspath $(B)) GOCACHE=$(abspath $(B))/go/cache GOPATH=$(abspath $(B))/go/path \
+	GOFLAGS=-mod=mod CGO_ENABLED=1
+$(GO_PROBE): tests/go/probe.go
+	@mkdir -p $(@D)
+	cd tests/go && $(GO_ENV) go build -o $(abspath $@) probe.go
+
 $(B)/escape/%-static: tests/escape/%-static.c tests/escape/escape.h
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -static -o $@ $<
@@ -164,7 +174,7 @@ $(B)/escape/%: tests/escape/%.c tests/escape/escape.h preload/secfilter.h
 
 escapes: $(ESCAPES)
 
-check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES)
+check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES) $(GO_PROBE)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
 	@bash tests/e2e/run.sh
 

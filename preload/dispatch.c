@@ -158,14 +158,17 @@ void sf_sigsys_to_program(siginfo_t *si, ucontext_t *uc, int forced)
  * kernel kill the process at once rather than recurse.
  * SA_RESTART: the SIGSYS that asks a thread to arm itself (api.c) may
  * interrupt a blocking call the program made; it must not fail with EINTR
- * because of us.  (A trap is not affected: the trapped call never started.) */
+ * because of us.  (A trap is not affected: the trapped call never started.)
+ * SA_ONSTACK: on the thread's alternate stack when it has one.  Go gives
+ * every thread one and runs goroutines on stacks of 2 KiB that a signal
+ * frame of the trap (2.5 KiB with AVX-512 state) would overrun. */
 int sf_install_sigsys(void)
 {
 	struct sf_ksigaction a = { 0 }, old;
 	long r;
 
 	a.handler = (void *)sf_sigsys;
-	a.flags = SA_SIGINFO | SA_RESTORER | SA_RESTART;
+	a.flags = SA_SIGINFO | SA_RESTORER | SA_RESTART | SA_ONSTACK;
 	if (sf_cfg.mode != SF_MODE_TRUSTED)
 		a.flags |= SA_NODEFER;
 	a.restorer = sf_restorer_plain;
@@ -201,7 +204,7 @@ void sf_check_sigreturn(ucontext_t *uc)
 	d = sf_decide(p, SYS_rt_sigreturn, c.a);
 	if (d == SF_ALLOW)
 		return;
-	c.ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	c.ip = sf_rw_site_of((uintptr_t)uc->uc_mcontext.gregs[REG_RIP], uc);
 	if (handling_site && c.ip >= (uintptr_t)__start_sf_region &&
 	    c.ip < (uintptr_t)__stop_sf_region)
 		c.ip = handling_site;

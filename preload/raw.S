@@ -64,6 +64,31 @@ sf_sys32:
 	.cfi_endproc
 	.size sf_sys32, .-sf_sys32
 
+/* long sf_sys_from(uintptr_t sp, long nr, long a0, long a1) */
+	.globl sf_sys_from
+	.hidden sf_sys_from
+	.type sf_sys_from,@function
+sf_sys_from:
+	.cfi_startproc
+	push %rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbx, -16
+	mov %rsp, %rbx
+	.cfi_def_cfa_register %rbx
+	mov %rdi, %rsp
+	mov %rsi, %rax
+	mov %rdx, %rdi
+	mov %rcx, %rsi
+	syscall
+	mov %rbx, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size sf_sys_from, .-sf_sys_from
+
 /* long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4,
  *                      unsigned long how)
  * The parent returns the result.  The child (rax == 0) runs on a stack

@@ -832,7 +832,7 @@ static int make_plan(const struct site *st, unsigned first, struct plan *pl)
 	}
 	if (pl->t_lo > pl->t_hi)
 		return -1;
-	pl->size = reloc + 7 + 6 + 7 + 16;
+	pl->size = reloc + 7 + 6;
 	/* Every byte that may change, in one naturally aligned block. */
 	pl->blk = S & ~7ul;
 	pl->blk_size = 8;
@@ -998,16 +998,20 @@ static int new_tpage(const struct space *sp, uintptr_t site, const struct plan *
 }
 
 /* The trampoline's bytes for a start at t in page `at`; its length, or
- * 0 if a branch cannot reach. */
+ * 0 if a branch cannot reach.  After the displaced instructions:
+ *	lea resume(%rip), %rcx
+ *	jmp *at(%rip)		(sf_rw_entry) */
 static unsigned tramp_code(const struct site *st, const struct plan *pl, uintptr_t t,
 			   uintptr_t at, uint8_t *out)
 {
-	unsigned k = 0, i, desc;
+	uintptr_t resume = st->base + st->sys + 2;
+	unsigned k = 0, i;
+	int64_t d;
 
 	for (i = pl->first; i < st->nback; i++) {
 		const struct insn_at *ia = &st->back[i];
 		if (relocatable(&ia->in) == R_JCC) {
-			int64_t d = (int64_t)(st->base + jcc_target(st, ia) - (t + k + 6));
+			d = (int64_t)(st->base + jcc_target(st, ia) - (t + k + 6));
 			if (d != (int32_t)d)
 				return 0;
 			out[k++] = 0x0f;
@@ -1019,22 +1023,18 @@ static unsigned tramp_code(const struct site *st, const struct plan *pl, uintptr
 			k += ia->in.len;
 		}
 	}
-	desc = (unsigned)(((t + k + 13 + 7) & ~7ul) - t);
-	out[k++] = 0x48; /* lea desc(%rip), %rcx */
+	d = (int64_t)(resume - (t + k + 7));
+	if (d != (int32_t)d)
+		return 0;
+	out[k++] = 0x48;
 	out[k++] = 0x8d;
 	out[k++] = 0x0d;
-	wr32(out + k, (uint32_t)(desc - (k + 4)));
+	wr32(out + k, (uint32_t)d);
 	k += 4;
-	out[k++] = 0xff; /* jmp *at(%rip): sf_rw_entry */
+	out[k++] = 0xff;
 	out[k++] = 0x25;
 	wr32(out + k, (uint32_t)(int32_t)((int64_t)at - (int64_t)(t + k + 4)));
 	k += 4;
-	while (k < desc)
-		out[k++] = 0xcc;
-	wr64(out + k, st->base + st->sys + 2); /* resume */
-	k += 8;
-	wr64(out + k, st->base + st->sys);     /* the original syscall */
-	k += 8;
 	return k;
 }
 
@@ -1274,30 +1274,28 @@ void sf_rw_trapped(const struct sf_call *c)
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
-/* The saved registers sf_rw_entry hands over, lowest address first. */
-enum { S_R9, S_R8, S_R10, S_RDX, S_RSI, S_RDI, S_RAX, S_DESC };
+/* Interrupted in sf_rw_issue's syscall (restarting, or done): the stack
+ * holds the address after the site's syscall, the trap's ip. */
+uintptr_t sf_rw_site_of(uintptr_t ip, const ucontext_t *uc)
+{
+	if (ip == (uintptr_t)sf_rw_issue || ip == (uintptr_t)sf_rw_done)
+		return *(const uintptr_t *)uc->uc_mcontext.gregs[REG_RSP];
+	return ip;
+}
 
 /* The fast path's decision, on the program's stack: the trap path's own
- * decision and special handling; where to go next (rwentry.S). */
-uintptr_t sf_rw_decide(uint64_t *s) __attribute__((used));
-uintptr_t sf_rw_decide(uint64_t *s)
+ * decision and special handling.  c is the registers sf_rw_entry saved
+ * (ip is the site's resume address); the answer is where it goes next. */
+_Static_assert(offsetof(struct sf_call, a) == 8 && offsetof(struct sf_call, ip) == 56 &&
+		       offsetof(struct sf_call, uc) == 64 && offsetof(struct sf_call, i386) == 72 &&
+		       sizeof(struct sf_call) == 80, "rwentry.S pushes a struct sf_call");
+uintptr_t sf_rw_decide(struct sf_call *c) __attribute__((used));
+uintptr_t sf_rw_decide(struct sf_call *c)
 {
-	struct sf_call c;
-
-	c.nr = (long)s[S_RAX];
-	c.a[0] = s[S_RDI];
-	c.a[1] = s[S_RSI];
-	c.a[2] = s[S_RDX];
-	c.a[3] = s[S_R10];
-	c.a[4] = s[S_R8];
-	c.a[5] = s[S_R9];
-	c.ip = ((const uintptr_t *)s[S_DESC])[0];
-	c.uc = NULL;
-	c.i386 = 0;
-	if (trap_only(c.nr) || sf_decision(sf_enforcing(), &c) != SF_ALLOW)
+	if (trap_only(c->nr) || sf_decision(sf_enforcing(), c) != SF_ALLOW)
 		return (uintptr_t)sf_rw_fallback;
-	if (sf_is_special(c.nr)) {
-		s[S_RAX] = (uint64_t)sf_issue(&c);
+	if (sf_is_special(c->nr)) {
+		c->nr = sf_issue(c);
 		return (uintptr_t)sf_rw_done;
 	}
 	return (uintptr_t)sf_rw_issue;

@@ -9,6 +9,10 @@
  * handled: may rewrite the site so that its later calls skip the signal. */
 void sf_rw_trapped(const struct sf_call *c);
 
+/* dispatch.c: the program's call site for an address where a signal
+ * interrupted a rewritten site's call (the address itself otherwise). */
+uintptr_t sf_rw_site_of(uintptr_t ip, const ucontext_t *uc);
+
 /* clone.c, around a fork-like clone: no rewrite is half done (a page
  * writable and executable, a lock held) in the child's copy of memory. */
 void sf_rw_fork_begin(void);

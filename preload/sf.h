@@ -51,6 +51,8 @@ long sf_sys32(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
 long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4,
 		     unsigned long how);
 void sf_clone_child(unsigned long how);
+/* A syscall made with the stack pointer at sp (16-byte aligned). */
+long sf_sys_from(uintptr_t sp, long nr, long a0, long a1);
 /* Restorers: the checked one is given to the program's handlers; the
  * plain one returns from our own SIGSYS handler. */
 void sf_restorer_checked(void);

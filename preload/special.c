@@ -185,13 +185,18 @@ static long do_rt_sigprocmask(struct sf_call *c)
 static long do_sigaltstack(struct sf_call *c)
 {
 	stack_t *fs, cur;
+	uintptr_t sp;
 	long r;
 
 	if (!c->uc)
 		return issue(c);
+	/* Made from the program's stack: the handler may run on the
+	 * alternate stack (SA_ONSTACK), where the kernel refuses to
+	 * change it. */
+	sp = ((uintptr_t)c->uc->uc_mcontext.gregs[REG_RSP] - 256) & ~(uintptr_t)15;
 	fs = &c->uc->uc_stack;
-	sf_sys(SYS_sigaltstack, (long)fs, 0, 0, 0, 0, 0);
-	r = issue(c);
+	sf_sys_from(sp, SYS_sigaltstack, (long)fs, 0);
+	r = sf_sys_from(sp, SYS_sigaltstack, (long)c->a[0], (long)c->a[1]);
 	if (r == 0 && c->a[0] && sf_sys(SYS_sigaltstack, 0, (long)&cur, 0, 0, 0, 0) == 0) {
 		fs->ss_sp = cur.ss_sp;
 		fs->ss_size = cur.ss_size;

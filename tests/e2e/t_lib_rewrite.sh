@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Rewritten syscall sites (preload/rewrite.c): after its first trap a site
+# takes no signal, keeps every register, the flags and the red zone as a
+# syscall does, leaves no page writable and executable, and decides by the
+# policy in force at each call, in any thread, in a forked child and after
+# secfilter_apply narrowed it; a denial there is the trap's own report and
+# kill (same ip), log mode reports every call, a bad pointer is the same
+# errno.  SECFILTER_REWRITE=0 turns it off and is passed on through exec.
+. "$TOP/tests/e2e/lib.sh"
+
+P=$PROGS/lib_rewrite
+
+# The sites are rewritten; every register survives, before and after
+# (lseek runs a filter, so the decision is not only the table lookup).
+filtered '*: 1; lseek: fd != 7' "$P" sites >out 2>err || { cat err >&2; fail "sites: status $?"; }
+expect_grep '^regs 1 ok$' out
+expect_grep '^regs 2 ok$' out
+expect_grep '^site_a rewritten yes$' out
+expect_grep '^regs_site rewritten yes$' out
+expect_grep '^wx mappings 0$' out
+expect_grep '^site page r-xp$' out
+SECFILTER_REWRITE=0 filtered '*: 1; lseek: fd != 7' "$P" sites >out 2>err || fail "sites, off: status $?"
+expect_grep '^regs 2 ok$' out
+expect_grep '^site_a rewritten no$' out
+expect_grep '^regs_site rewritten no$' out
+"$P" sites >out 2>err || fail "sites, unfiltered: status $?"
+expect_grep '^site_a rewritten no$' out
+echo "ok sites rewritten, registers kept"
+
+# No signal per call once rewritten: in main, in a thread, in a child.
+if command -v strace >/dev/null; then
+	for rw in 1 0; do
+		SECFILTER_REWRITE=$rw strace -f -qq -o trace.$rw -e trace=none -e signal=SIGSYS \
+			env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' "$P" loops 1000 >out 2>err ||
+			{ cat err >&2; fail "loops ($rw): status $?"; }
+		expect_grep '^loops done, child status 0$' out
+	done
+	on=$(grep -c SIGSYS trace.1); off=$(grep -c SIGSYS trace.0)
+	[ "$off" -ge 3000 ] || fail "loops without rewriting: only $off SIGSYS"
+	[ "$on" -lt 100 ] || fail "loops with rewriting: $on SIGSYS"
+	echo "ok 3000 calls at a rewritten site: $on SIGSYS (without rewriting: $off)"
+fi
+
+# Rewriting while 8 threads run the site and children are forked.
+filtered '*: 1' timeout 120 "$P" race 20000 >out 2>err || { cat err >&2; fail "race: status $?"; }
+expect_grep '^race wrong 0, children wrong 0$' out
+expect_grep '^site_a rewritten yes$' out
+expect_grep '^wx mappings 0$' out
+echo "ok rewritten while threads run the site and children are forked"
+
+ip=
+site_ip() { ip=$(sed -n 's/^site_a ip //p' out); [ -n "$ip" ] || fail "no site ip"; }
+expect_denied() { # LOG SYSCALL: the trap's report, at the site
+	expect_report "$1" "$2" 'not in the allowed set'
+	expect_grep "blocked at ip:$ip\$" "$1"
+	expect_grep "^      #0 0x$ip " "$1"
+}
+
+# Another thread reaches the rewritten site: allowed, then denied.
+filtered '*: 1' "$P" thread 39 >out 2>err || fail "thread allowed: status $?"
+expect_grep '^thread: ret [1-9]' out
+expect_grep '^thread joined$' out
+filtered '*: 1; getpid: 0' "$P" thread 39 >out 2>err
+expect_sigkill $?
+site_ip
+expect_no_grep 'thread joined' out
+expect_denied err getpid
+echo "ok a thread at a rewritten site decides by the policy"
+
+# A forked child: allowed, then denied (the child dies, the parent sees it).
+filtered '*: 1' "$P" fork 39 >out 2>err || fail "fork allowed: status $?"
+expect_grep '^child: ret [1-9]' out
+expect_grep '^fork: child exited 0$' out
+filtered '*: 1; getpid: 0' "$P" fork 39 >out 2>err || fail "fork denied: status $?"
+site_ip
+expect_grep '^fork: child killed by signal 9$' out
+expect_denied err getpid
+echo "ok a forked child at a rewritten site decides by the policy"
+
+# The policy narrowed through the API after the rewrite.
+filtered '*: 1' "$P" narrow 'getppid: 0' >out 2>err
+expect_sigkill $?
+site_ip
+expect_grep '^before: ret 1$' out
+expect_grep '^apply 0$' out
+expect_no_grep '^after' out
+expect_denied err getppid
+echo "ok after secfilter_apply a rewritten site decides by the narrowed policy"
+
+# Log mode: every denied call at the rewritten site is reported and runs.
+SECFILTER_ACTION=log filtered '*: 1; getppid: 0' "$P" repeat 110 5 >out 2>err ||
+	fail "log: status $?"
+site_ip
+[ "$(grep -c '^ret 1$' out)" -eq 5 ] || fail "log: the calls did not run"
+[ "$(grep -c "system call 110 (sys_getppid) blocked at ip:$ip\$" err)" -eq 5 ] ||
+	{ cat err >&2; fail "log: not 5 reports at the site"; }
+echo "ok log mode reports every call at a rewritten site"
+
+# Bad pointers: the errno of the trap path and of the kernel.
+"$P" errno >ref 2>&1
+for rw in 1 0; do
+	SECFILTER_REWRITE=$rw filtered '*: 1' "$P" errno >got 2>&1
+	sed -i 's/^site_a ip .*//' ref got
+	cmp -s ref got || { diff ref got >&2; fail "errno (rewrite $rw) differs from the kernel's"; }
+done
+expect_grep '^signalfd second: -14$' got
+echo "ok bad pointers at a rewritten site: the kernel's errno"
+
+# A blocking call at a rewritten site: a handler runs, the call restarts.
+filtered '*: 1' timeout 20 "$P" block >out 2>err || fail "block: status $?"
+expect_grep "^block: read 1 'b', handler ran 1$" out
+echo "ok a blocking call at a rewritten site restarts after a handler"
+
+# pthread_cancel of a thread blocked at a rewritten site (glibc's futex in
+# sem_wait): unwinding goes through the fast path's frames, the C++
+# destructor runs.
+if command -v g++ >/dev/null; then
+	cat >sem.cc <<'CC'
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <unistd.h>
+static sem_t s;
+struct Guard { ~Guard() { printf("destructor ran\n"); fflush(stdout); } };
+static void *t(void *) { Guard g; sem_wait(&s); sem_wait(&s); return NULL; }
+int main() {
+	pthread_t th; void *res;
+	sem_init(&s, 0, 0);
+	/* the futex site of sem_wait traps once and is rewritten */
+	pthread_create(&th, NULL, t, NULL);
+	usleep(100000); sem_post(&s); usleep(200000);
+	pthread_cancel(th);
+	pthread_join(th, &res);
+	printf("joined, cancelled %s\n", res == PTHREAD_CANCELED ? "yes" : "no");
+	return 0;
+}
+CC
+	g++ -O1 -pthread -o sem sem.cc || fail "g++"
+	filtered '*: 1' timeout 10 ./sem >got 2>&1 || { cat got >&2; fail "C++ sem: status $?"; }
+	expect_grep '^destructor ran$' got
+	expect_grep '^joined, cancelled yes$' got
+	echo "ok cancelling a thread blocked at a rewritten site runs its destructors"
+fi
+
+# The switch: a bad value stops the program before main; 0 survives exec
+# even through an emptied environment.
+SECFILTER_REWRITE=yes filtered '*: 1' "$PROBE" out x >out 2>err
+st=$?
+[ "$st" -eq 125 ] || fail "SECFILTER_REWRITE=yes: status $st"
+expect_grep "^secfilter: SECFILTER_REWRITE: expected 0 or 1, got 'yes'$" err
+expect_no_grep 'main ran' out
+SECFILTER_REWRITE=0 filtered '*: 1' "$PROBE" clearenv-exec /usr/bin/env >out 2>err ||
+	fail "clearenv-exec: status $?"
+expect_grep '^SECFILTER_REWRITE=0$' out
+filtered '*: 1' "$PROBE" clearenv-exec /usr/bin/env >out 2>err || fail "clearenv-exec: status $?"
+expect_no_grep '^SECFILTER_REWRITE' out
+echo "ok SECFILTER_REWRITE is checked and passed on"
+exit 0

@@ -1,0 +1,395 @@
+/* The rewritten syscall sites of libsecfilter.so (preload/rewrite.c),
+ * seen from a program: its own `syscall` instructions in two shapes,
+ *   site_a(nr, a0, a1, a2)  mov %rdi,%rax; mov %rsi,%rdi; mov %rdx,%rsi;
+ *                           mov %rcx,%rdx; syscall   (Go's shape: the
+ *                           jump must cover the syscall itself)
+ *   regs_site               mov $8,%eax; syscall     (glibc's shape: an
+ *                           lseek that checks every register around it)
+ * Usage: lib_rewrite MODE [ARG]
+ *   sites          calls each site twice; "site_a rewritten yes|no", same
+ *                  for regs_site (its bytes changed in memory)
+ *   regs           regs_site twice; "regs N ok" when every register the
+ *                  program keeps across a syscall (general, flags with CF
+ *                  and DF set, xmm0-15) and the red zone came back intact
+ *   loops N        N getppid through site_a in main, in a thread and in a
+ *                  forked child (for a count of SIGSYS under strace)
+ *   thread NR      getppid through site_a, then a thread calls NR there
+ *   fork NR        getppid through site_a, then a child calls NR there;
+ *                  prints how the child ended
+ *   narrow POLICY  getppid through site_a, secfilter_apply(POLICY), getppid
+ *                  again
+ *   repeat NR N    gettid through site_a, then NR N times ("ret R" each,
+ *                  R 1 for a positive result)
+ *   errno          bad pointers through site_a, twice each: uname(1), and
+ *                  signalfd(-1, 1, 8), whose mask the library reads:
+ *                  "name first/second: -ERR"
+ *   block          a thread's read through site_a blocks; a SIGUSR1
+ *                  handler (SA_RESTART) runs meanwhile; then data comes
+ *   race N         8 threads call site_a N times each from the start
+ *                  (the site is rewritten while they run it) while main
+ *                  forks children that call it too; "race wrong K" counts
+ *                  the results that were not getppid's
+ * sites and race end with "wx mappings K": the mappings both writable
+ * and executable, and "site page PERMS": the protection of site_a's page.
+ * Every mode first prints "site_a ip HEX", the address after its syscall
+ * (the ip a report names). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+long site_a(long nr, long a0, long a1, long a2);
+extern const unsigned char site_a_start[], site_a_ret[];
+void regs_site(const uint64_t *in, uint64_t *out);
+extern const unsigned char regs_start[], regs_sys[];
+
+__asm__(".text\n"
+	".p2align 4\n"
+	".globl site_a\n"
+	".type site_a,@function\n"
+	"site_a:\n"
+	".cfi_startproc\n"
+	".globl site_a_start\n"
+	"site_a_start:\n"
+	"	mov %rdi, %rax\n"
+	"	mov %rsi, %rdi\n"
+	"	mov %rdx, %rsi\n"
+	"	mov %rcx, %rdx\n"
+	"	syscall\n"
+	".globl site_a_ret\n"
+	"site_a_ret:\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size site_a, .-site_a\n");
+
+/* in/out words: 0-31 xmm0-15; 32 rbx 33 rbp 34 r12 35 r13 36 r14 37 r15
+ * 38 rdi 39 rsi 40 rdx 41 r10 42 r8 43 r9; 44 rflags (out); 45-60 the
+ * red zone, 16 words below the stack pointer. */
+#define W_RFLAGS 44
+#define W_RED 45
+#define NWORDS 61
+#define LOAD_RED(k) "mov " #k "*8+360(%rax), %rcx\n mov %rcx, -8-" #k "*8(%rsp)\n"
+#define SAVE_RED(k) "mov -8-" #k "*8(%rsp), %rcx\n mov %rcx, " #k "*8+360(%r11)\n"
+#define XMM(op, n) op " " #n "*16(%rax), %xmm" #n "\n"
+#define XMMOUT(n) "movdqu %xmm" #n ", " #n "*16(%r11)\n"
+__asm__(".text\n"
+	".p2align 4\n"
+	".globl regs_site\n"
+	".type regs_site,@function\n"
+	"regs_site:\n"
+	".cfi_startproc\n"
+	"	push %rbx\n .cfi_adjust_cfa_offset 8\n"
+	"	push %rbp\n .cfi_adjust_cfa_offset 8\n"
+	"	push %r12\n .cfi_adjust_cfa_offset 8\n"
+	"	push %r13\n .cfi_adjust_cfa_offset 8\n"
+	"	push %r14\n .cfi_adjust_cfa_offset 8\n"
+	"	push %r15\n .cfi_adjust_cfa_offset 8\n"
+	"	push %rsi\n .cfi_adjust_cfa_offset 8\n"
+	"	mov %rdi, %rax\n"
+	XMM("movdqu", 0) XMM("movdqu", 1) XMM("movdqu", 2) XMM("movdqu", 3)
+	XMM("movdqu", 4) XMM("movdqu", 5) XMM("movdqu", 6) XMM("movdqu", 7)
+	XMM("movdqu", 8) XMM("movdqu", 9) XMM("movdqu", 10) XMM("movdqu", 11)
+	XMM("movdqu", 12) XMM("movdqu", 13) XMM("movdqu", 14) XMM("movdqu", 15)
+	LOAD_RED(0) LOAD_RED(1) LOAD_RED(2) LOAD_RED(3) LOAD_RED(4) LOAD_RED(5)
+	LOAD_RED(6) LOAD_RED(7) LOAD_RED(8) LOAD_RED(9) LOAD_RED(10) LOAD_RED(11)
+	LOAD_RED(12) LOAD_RED(13) LOAD_RED(14) LOAD_RED(15)
+	"	mov 256(%rax), %rbx\n"
+	"	mov 264(%rax), %rbp\n"
+	"	mov 272(%rax), %r12\n"
+	"	mov 280(%rax), %r13\n"
+	"	mov 288(%rax), %r14\n"
+	"	mov 296(%rax), %r15\n"
+	"	mov 304(%rax), %rdi\n"
+	"	mov 312(%rax), %rsi\n"
+	"	mov 320(%rax), %rdx\n"
+	"	mov 328(%rax), %r10\n"
+	"	mov 336(%rax), %r8\n"
+	"	mov 344(%rax), %r9\n"
+	"	std\n"
+	"	stc\n"
+	".globl regs_start\n"
+	"regs_start:\n"
+	"	mov $8, %eax\n"
+	".globl regs_sys\n"
+	"regs_sys:\n"
+	"	syscall\n"
+	"	mov (%rsp), %r11\n"
+	SAVE_RED(0) SAVE_RED(1) SAVE_RED(2) SAVE_RED(3) SAVE_RED(4) SAVE_RED(5)
+	SAVE_RED(6) SAVE_RED(7) SAVE_RED(8) SAVE_RED(9) SAVE_RED(10) SAVE_RED(11)
+	SAVE_RED(12) SAVE_RED(13) SAVE_RED(14) SAVE_RED(15)
+	"	pushfq\n"
+	"	pop %rcx\n"
+	"	cld\n"
+	"	mov %rcx, 352(%r11)\n"
+	XMMOUT(0) XMMOUT(1) XMMOUT(2) XMMOUT(3) XMMOUT(4) XMMOUT(5) XMMOUT(6) XMMOUT(7)
+	XMMOUT(8) XMMOUT(9) XMMOUT(10) XMMOUT(11) XMMOUT(12) XMMOUT(13) XMMOUT(14) XMMOUT(15)
+	"	mov %rbx, 256(%r11)\n"
+	"	mov %rbp, 264(%r11)\n"
+	"	mov %r12, 272(%r11)\n"
+	"	mov %r13, 280(%r11)\n"
+	"	mov %r14, 288(%r11)\n"
+	"	mov %r15, 296(%r11)\n"
+	"	mov %rdi, 304(%r11)\n"
+	"	mov %rsi, 312(%r11)\n"
+	"	mov %rdx, 320(%r11)\n"
+	"	mov %r10, 328(%r11)\n"
+	"	mov %r8, 336(%r11)\n"
+	"	mov %r9, 344(%r11)\n"
+	"	pop %rsi\n .cfi_adjust_cfa_offset -8\n"
+	"	pop %r15\n .cfi_adjust_cfa_offset -8\n"
+	"	pop %r14\n .cfi_adjust_cfa_offset -8\n"
+	"	pop %r13\n .cfi_adjust_cfa_offset -8\n"
+	"	pop %r12\n .cfi_adjust_cfa_offset -8\n"
+	"	pop %rbp\n .cfi_adjust_cfa_offset -8\n"
+	"	pop %rbx\n .cfi_adjust_cfa_offset -8\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size regs_site, .-regs_site\n");
+
+static unsigned char orig_a[16], orig_regs[16];
+
+static int changed(const unsigned char *now, const unsigned char *was)
+{
+	return memcmp(now, was, 16) != 0;
+}
+
+static void regs(int round)
+{
+	uint64_t in[NWORDS], out[NWORDS];
+	unsigned i, bad = 0;
+
+	for (i = 0; i < NWORDS; i++)
+		in[i] = 0x0123456789abcdefull * (i + 1) ^ ((uint64_t)round << 56);
+	in[38] = 0xffffffffull; /* rdi: lseek's fd, EBADF */
+	memset(out, 0, sizeof out);
+	regs_site(in, out);
+	for (i = 0; i < NWORDS; i++) {
+		if (i == W_RFLAGS)
+			continue;
+		if (in[i] != out[i]) {
+			printf("regs %d: word %u was %#llx, is %#llx\n", round, i,
+			       (unsigned long long)in[i], (unsigned long long)out[i]);
+			bad++;
+		}
+	}
+	if ((out[W_RFLAGS] & 0x401) != 0x401) { /* CF, DF */
+		printf("regs %d: flags %#llx lost CF or DF\n", round, (unsigned long long)out[W_RFLAGS]);
+		bad++;
+	}
+	if (!bad)
+		printf("regs %d ok\n", round);
+}
+
+static long getppid_a(void)
+{
+	return site_a(SYS_getppid, 0, 0, 0);
+}
+
+static long call_nr;
+static long loops;
+
+static void *thread_call(void *a)
+{
+	(void)a;
+	printf("thread: ret %ld\n", site_a(call_nr, 0, 0, 0));
+	fflush(stdout);
+	return NULL;
+}
+
+static void *thread_loop(void *a)
+{
+	long i;
+
+	(void)a;
+	for (i = 0; i < loops; i++)
+		getppid_a();
+	return NULL;
+}
+
+static pthread_barrier_t go;
+static long expect_ppid, wrong;
+
+static void *thread_race(void *a)
+{
+	long i, bad = 0;
+
+	(void)a;
+	pthread_barrier_wait(&go);
+	for (i = 0; i < loops; i++)
+		bad += getppid_a() != expect_ppid;
+	__atomic_add_fetch(&wrong, bad, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* The mappings both writable and executable, and the protection of the
+ * page holding `at`. */
+static void maps_check(const void *at)
+{
+	char line[512], perms[8] = "?";
+	unsigned long lo, hi;
+	int wx = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof line, f)) {
+		char p[8];
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, p) != 3)
+			continue;
+		wx += p[1] == 'w' && p[2] == 'x';
+		if ((uintptr_t)at >= lo && (uintptr_t)at < hi)
+			memcpy(perms, p, sizeof perms);
+	}
+	if (f)
+		fclose(f);
+	printf("wx mappings %d\nsite page %s\n", wx, perms);
+}
+
+static int rd_pipe[2];
+static volatile sig_atomic_t handled;
+
+static void on_usr1(int s)
+{
+	(void)s;
+	handled++;
+}
+
+static void *thread_read(void *a)
+{
+	char c = 0;
+	long r;
+
+	(void)a;
+	r = site_a(SYS_read, rd_pipe[0], (long)&c, 1);
+	printf("block: read %ld '%c', handler ran %d\n", r, c, (int)handled);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "sites";
+	pthread_t th;
+	int st;
+
+	memcpy(orig_a, site_a_start, 16);
+	memcpy(orig_regs, regs_start, 16);
+	printf("site_a ip %lx\n", (unsigned long)(uintptr_t)site_a_ret);
+	fflush(stdout);
+	if (!strcmp(mode, "sites")) {
+		getppid_a();
+		getppid_a();
+		regs(1);
+		regs(2);
+		printf("site_a rewritten %s\n", changed(site_a_start, orig_a) ? "yes" : "no");
+		printf("regs_site rewritten %s\n", changed(regs_start, orig_regs) ? "yes" : "no");
+		maps_check(site_a_start);
+	} else if (!strcmp(mode, "race") && argc > 2) {
+		pthread_t t[8];
+		int i, k, bad_children = 0;
+		loops = atol(argv[2]);
+		expect_ppid = getppid();
+		pthread_barrier_init(&go, NULL, 9);
+		for (i = 0; i < 8; i++)
+			pthread_create(&t[i], NULL, thread_race, NULL);
+		pthread_barrier_wait(&go);
+		for (k = 0; k < 20; k++) {
+			pid_t p = fork();
+			if (p == 0) {
+				long j, bad = 0;
+				for (j = 0; j < 100; j++)
+					bad += getppid_a() != getppid();
+				_exit(bad ? 1 : 0);
+			}
+			waitpid(p, &st, 0);
+			bad_children += st != 0;
+		}
+		for (i = 0; i < 8; i++)
+			pthread_join(t[i], NULL);
+		printf("race wrong %ld, children wrong %d\n", wrong, bad_children);
+		printf("site_a rewritten %s\n", changed(site_a_start, orig_a) ? "yes" : "no");
+		maps_check(site_a_start);
+	} else if (!strcmp(mode, "regs")) {
+		regs(1);
+		regs(2);
+		regs(3);
+	} else if (!strcmp(mode, "loops") && argc > 2) {
+		long i;
+		loops = atol(argv[2]);
+		for (i = 0; i < loops; i++)
+			getppid_a();
+		pthread_create(&th, NULL, thread_loop, NULL);
+		pthread_join(th, NULL);
+		if (fork() == 0) {
+			thread_loop(NULL);
+			_exit(0);
+		}
+		wait(&st);
+		printf("loops done, child status %d\n", st);
+	} else if (!strcmp(mode, "thread") && argc > 2) {
+		getppid_a();
+		call_nr = atol(argv[2]);
+		pthread_create(&th, NULL, thread_call, NULL);
+		pthread_join(th, NULL);
+		printf("thread joined\n");
+	} else if (!strcmp(mode, "fork") && argc > 2) {
+		pid_t p;
+		getppid_a();
+		fflush(stdout);
+		if ((p = fork()) == 0) {
+			printf("child: ret %ld\n", site_a(atol(argv[2]), 0, 0, 0));
+			fflush(stdout);
+			_exit(0);
+		}
+		waitpid(p, &st, 0);
+		if (WIFSIGNALED(st))
+			printf("fork: child killed by signal %d\n", WTERMSIG(st));
+		else
+			printf("fork: child exited %d\n", WEXITSTATUS(st));
+	} else if (!strcmp(mode, "narrow") && argc > 2) {
+		int (*apply)(const char *) =
+			(int (*)(const char *))dlsym(RTLD_DEFAULT, "secfilter_apply");
+		printf("before: ret %ld\n", getppid_a() > 0 ? 1L : 0L);
+		printf("apply %d\n", apply ? apply(argv[2]) : -2);
+		fflush(stdout);
+		printf("after: ret %ld\n", getppid_a() > 0 ? 1L : 0L);
+	} else if (!strcmp(mode, "repeat") && argc > 3) {
+		long i, n = atol(argv[3]), nr = atol(argv[2]);
+		site_a(SYS_gettid, 0, 0, 0);
+		for (i = 0; i < n; i++)
+			printf("ret %ld\n", site_a(nr, 0, 0, 0) > 0 ? 1L : 0L);
+	} else if (!strcmp(mode, "errno")) {
+		int k;
+		for (k = 0; k < 2; k++) {
+			printf("uname %s: %ld\n", k ? "second" : "first", site_a(SYS_uname, 1, 0, 0));
+			printf("signalfd %s: %ld\n", k ? "second" : "first",
+			       site_a(SYS_signalfd, -1, 1, 8));
+		}
+	} else if (!strcmp(mode, "block")) {
+		struct sigaction sa;
+		char c;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_usr1;
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGUSR1, &sa, NULL);
+		if (pipe(rd_pipe) < 0)
+			return 1;
+		/* the site is rewritten by a read that does not block */
+		(void)!write(rd_pipe[1], "a", 1);
+		site_a(SYS_read, rd_pipe[0], (long)&c, 1);
+		pthread_create(&th, NULL, thread_read, NULL);
+		usleep(200000);
+		pthread_kill(th, SIGUSR1);
+		usleep(200000);
+		(void)!write(rd_pipe[1], "b", 1);
+		pthread_join(th, NULL);
+	} else {
+		fprintf(stderr, "lib_rewrite: unknown mode %s\n", mode);
+		return 2;
+	}
+	return 0;
+}
