@@ -309,6 +309,24 @@ struct space {
 	uint64_t self_dev, self_ino;
 };
 
+/* Whether [lo, hi) lies in mappings like r (private, read-only code of
+ * the same file), without a hole: our own mprotect calls may have split
+ * one mapping into several. */
+static int like_rows(uintptr_t lo, uintptr_t hi, const struct row *like)
+{
+	struct row r;
+	size_t pos = 0;
+
+	while (lo < hi && next_row(&pos, &r) == 0) {
+		if (r.hi <= lo || r.lo > lo)
+			continue;
+		if (r.prot != like->prot || r.shared || r.dev != like->dev || r.ino != like->ino)
+			return 0;
+		lo = r.hi;
+	}
+	return lo >= hi;
+}
+
 static int survey(uintptr_t site, struct space *sp)
 {
 	struct row r;
@@ -798,6 +816,8 @@ static int make_plan(const struct site *st, unsigned first, struct plan *pl)
 		dlo = (int32_t)f;
 		dhi = dlo + (low ? (int64_t)((1ull << low) - 1) : 0);
 	}
+	if (dhi < 0 && (uintptr_t)-dhi > S + 5)
+		return -1; /* the whole window is below address 0 */
 	pl->t_lo = S + 5 + (uintptr_t)dlo;
 	pl->t_hi = S + 5 + (uintptr_t)dhi;
 	if (dlo < 0 && (uintptr_t)-dlo > S + 5)
@@ -1090,7 +1110,8 @@ static int cas16(void *p, uint64_t olo, uint64_t ohi, uint64_t nlo, uint64_t nhi
  * that store only. */
 static int patch(const struct site *st, const struct plan *pl, const uint8_t *jmp)
 {
-	uintptr_t S = st->base + pl->s, end = st->base + st->sys + 2, pg = PAGE_DOWN(pl->blk);
+	uintptr_t S = st->base + pl->s, pg = PAGE_DOWN(pl->blk);
+	uintptr_t end = S + 5 > st->base + st->sys + 2 ? S + 5 : st->base + st->sys + 2;
 	const uint8_t *orig = bytes_at(st, pl->s);
 	uint64_t w[2];
 	unsigned i;
@@ -1128,7 +1149,7 @@ static int try_plan(const struct site *st, const struct space *sp, const struct 
 	int fresh = 0, k;
 	int64_t d;
 
-	if (pl->size > sizeof code)
+	if (pl->size > sizeof code || !like_rows(S, S + 5, &sp->site))
 		return -1;
 	for (i = 0; i < ntpages && !t; i++)
 		if ((t = fit(tpages[i].at, tpages[i].used, pl->t_lo, pl->t_hi, pl->size)))
@@ -1170,7 +1191,9 @@ static int place(const struct site *st, const struct space *sp)
 		const struct insn_at *ia = &st->back[first];
 		if (relocatable(&ia->in) == R_NO || st->sys - ia->va > 40)
 			break;
-		if (ia->va + 5 > st->sys + 2)
+		/* A jump reaching past the syscall covers it: its bytes from
+		 * the syscall on are then the original ones (make_plan). */
+		if (ia->va + 5 > st->code_end)
 			continue;
 		why = "no aligned block or reach";
 		if (make_plan(st, first, &pl) == 0 && try_plan(st, sp, &pl) == 0)
@@ -1198,8 +1221,8 @@ static int rewrite(uintptr_t rip)
 		return -1;
 	why = "not a private read-only code mapping of a file";
 	if ((r->prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) != (PROT_READ | PROT_EXEC) ||
-	    r->shared || rip > r->hi || (r->dev == sp->self_dev && r->ino == sp->self_ino) ||
-	    open_image(r, &im) < 0)
+	    r->shared || (r->dev == sp->self_dev && r->ino == sp->self_ino) ||
+	    !like_rows(rip - 2, rip, r) || open_image(r, &im) < 0)
 		return -1;
 	why = "no function around it";
 	seg = code_seg(&im, r->off + (rip - 2 - r->lo), &va);

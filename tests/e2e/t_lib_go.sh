@@ -28,7 +28,8 @@ done
 # Rewriting takes Go's calls off the trap: 20000 getppid, few SIGSYS.
 if command -v strace >/dev/null; then
 	strace -f -qq -o trace -e trace=none -e signal=SIGSYS \
-		env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' ./probe getppid 20000 >got 2>&1 ||
+		env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' SECFILTER_REWRITE=1 \
+		./probe getppid 20000 >got 2>&1 ||
 		{ cat got >&2; fail "getppid loop: status $?"; }
 	expect_grep '^getppid ok$' got
 	n=$(grep -c SIGSYS trace)

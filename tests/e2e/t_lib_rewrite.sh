@@ -8,6 +8,8 @@
 # errno.  SECFILTER_REWRITE=0 turns it off and is passed on through exec.
 . "$TOP/tests/e2e/lib.sh"
 
+# This test sets the switch itself (make check-norewrite exports it).
+unset SECFILTER_REWRITE
 P=$PROGS/lib_rewrite
 
 # The sites are rewritten; every register survives, before and after
@@ -17,15 +19,25 @@ expect_grep '^regs 1 ok$' out
 expect_grep '^regs 2 ok$' out
 expect_grep '^site_a rewritten yes$' out
 expect_grep '^regs_site rewritten yes$' out
+expect_grep '^site_c rewritten yes$' out
+expect_grep '^site_c read 2 2 000$' out
 expect_grep '^wx mappings 0$' out
 expect_grep '^site page r-xp$' out
 SECFILTER_REWRITE=0 filtered '*: 1; lseek: fd != 7' "$P" sites >out 2>err || fail "sites, off: status $?"
 expect_grep '^regs 2 ok$' out
 expect_grep '^site_a rewritten no$' out
 expect_grep '^regs_site rewritten no$' out
+expect_grep '^site_c rewritten no$' out
+expect_grep '^site_c read 2 2 000$' out
 "$P" sites >out 2>err || fail "sites, unfiltered: status $?"
 expect_grep '^site_a rewritten no$' out
 echo "ok sites rewritten, registers kept"
+
+# What lands inside the replaced bytes runs the original code: a jump to
+# a syscall the rewrite covered still makes that syscall (through the trap).
+filtered '*: 1' "$P" inside >out 2>err || { cat err >&2; fail "inside: status $?"; }
+expect_grep '^inside: 0 wrong; rewritten yes yes$' out
+echo "ok a jump into the rewritten bytes runs the original instructions"
 
 # No signal per call once rewritten: in main, in a thread, in a child.
 if command -v strace >/dev/null; then

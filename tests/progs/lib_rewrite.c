@@ -5,9 +5,15 @@
  *                           jump must cover the syscall itself)
  *   regs_site               mov $8,%eax; syscall     (glibc's shape: an
  *                           lseek that checks every register around it)
+ *   site_c(fd, buf, n)      xor %eax,%eax; syscall; cmp; ret   (glibc's
+ *                           __read_nocancel: the jump covers the syscall
+ *                           and the first byte after it)
  * Usage: lib_rewrite MODE [ARG]
  *   sites          calls each site twice; "site_a rewritten yes|no", same
- *                  for regs_site (its bytes changed in memory)
+ *                  for regs_site and site_c (its bytes changed in memory);
+ *                  "site_c read 2 2 000" (two reads of /dev/zero)
+ *   inside         rewrites site_a and site_c, then enters each at its
+ *                  syscall (now inside the jump): "inside: 0 wrong; ..."
  *   regs           regs_site twice; "regs N ok" when every register the
  *                  program keeps across a syscall (general, flags with CF
  *                  and DF set, xmm0-15) and the red zone came back intact
@@ -35,6 +41,7 @@
  * (the ip a report names). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -46,6 +53,8 @@
 #include <unistd.h>
 
 long site_a(long nr, long a0, long a1, long a2);
+long site_c(long fd, void *buf, long n);
+extern const unsigned char site_c_start[];
 extern const unsigned char site_a_start[], site_a_ret[];
 void regs_site(const uint64_t *in, uint64_t *out);
 extern const unsigned char regs_start[], regs_sys[];
@@ -68,6 +77,40 @@ __asm__(".text\n"
 	"	ret\n"
 	".cfi_endproc\n"
 	".size site_a, .-site_a\n");
+
+__asm__(".text\n"
+	".p2align 4\n"
+	".globl site_c\n"
+	".type site_c,@function\n"
+	"site_c:\n"
+	".cfi_startproc\n"
+	".globl site_c_start\n"
+	"site_c_start:\n"
+	"	xor %eax, %eax\n"
+	"	syscall\n"
+	"	cmp $-4095, %rax\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size site_c, .-site_c\n");
+
+/* jump_into(addr, nr, a0, a1, a2): enters code at addr (an instruction
+ * boundary inside a site) with the syscall registers set, as a jump from
+ * elsewhere in a function would. */
+long jump_into(const void *addr, long nr, long a0, long a1, long a2);
+__asm__(".text\n"
+	".globl jump_into\n"
+	".type jump_into,@function\n"
+	"jump_into:\n"
+	".cfi_startproc\n"
+	"	mov %rdi, %r11\n"
+	"	mov %rsi, %rax\n"
+	"	mov %rdx, %rdi\n"
+	"	mov %rcx, %rsi\n"
+	"	mov %r8, %rdx\n"
+	"	call *%r11\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size jump_into, .-jump_into\n");
 
 /* in/out words: 0-31 xmm0-15; 32 rbx 33 rbp 34 r12 35 r13 36 r14 37 r15
  * 38 rdi 39 rsi 40 rdx 41 r10 42 r8 43 r9; 44 rflags (out); 45-60 the
@@ -153,7 +196,7 @@ __asm__(".text\n"
 	".cfi_endproc\n"
 	".size regs_site, .-regs_site\n");
 
-static unsigned char orig_a[16], orig_regs[16];
+static unsigned char orig_a[16], orig_regs[16], orig_c[16];
 
 static int changed(const unsigned char *now, const unsigned char *was)
 {
@@ -278,6 +321,7 @@ int main(int argc, char **argv)
 
 	memcpy(orig_a, site_a_start, 16);
 	memcpy(orig_regs, regs_start, 16);
+	memcpy(orig_c, site_c_start, 16);
 	printf("site_a ip %lx\n", (unsigned long)(uintptr_t)site_a_ret);
 	fflush(stdout);
 	if (!strcmp(mode, "sites")) {
@@ -285,7 +329,14 @@ int main(int argc, char **argv)
 		getppid_a();
 		regs(1);
 		regs(2);
+		{
+			int z = open("/dev/zero", O_RDONLY);
+			char buf[4] = "abc";
+			long r1 = site_c(z, buf, 2), r2 = site_c(z, buf + 1, 2);
+			printf("site_c read %ld %ld %d%d%d\n", r1, r2, buf[0], buf[1], buf[2]);
+		}
 		printf("site_a rewritten %s\n", changed(site_a_start, orig_a) ? "yes" : "no");
+		printf("site_c rewritten %s\n", changed(site_c_start, orig_c) ? "yes" : "no");
 		printf("regs_site rewritten %s\n", changed(regs_start, orig_regs) ? "yes" : "no");
 		maps_check(site_a_start);
 	} else if (!strcmp(mode, "race") && argc > 2) {
@@ -313,6 +364,24 @@ int main(int argc, char **argv)
 		printf("race wrong %ld, children wrong %d\n", wrong, bad_children);
 		printf("site_a rewritten %s\n", changed(site_a_start, orig_a) ? "yes" : "no");
 		maps_check(site_a_start);
+	} else if (!strcmp(mode, "inside")) {
+		/* Rewrite both, then land on their syscall, now inside the
+		 * jump: it must still be a syscall (it traps). */
+		long want = getppid(), k, bad = 0;
+		char c[2];
+		int z = open("/dev/zero", O_RDONLY);
+		getppid_a();
+		getppid_a();
+		site_c(z, c, 1);
+		site_c(z, c, 1);
+		for (k = 0; k < 3; k++) {
+			bad += jump_into(site_a_ret - 2, SYS_getppid, 0, 0, 0) != want;
+			bad += jump_into(site_c_start + 2, SYS_getppid, 0, 0, 0) != want;
+			bad += jump_into(site_c_start + 2, SYS_read, z, (long)c, 2) != 2;
+		}
+		printf("inside: %ld wrong; rewritten %s %s\n", bad,
+		       changed(site_a_start, orig_a) ? "yes" : "no",
+		       changed(site_c_start, orig_c) ? "yes" : "no");
 	} else if (!strcmp(mode, "regs")) {
 		regs(1);
 		regs(2);
