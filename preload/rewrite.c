@@ -12,9 +12,9 @@
  * must land exactly on the `syscall`: the instruction boundaries before
  * the site are then known.  It picks a start s among the last few
  * instructions before the `syscall`, all of which it can run elsewhere
- * (register moves, immediates, TLS and stack loads, conditional jumps;
- * nothing that calls, returns, jumps away, addresses memory from rip or
- * may fault elsewhere than on the stack), and replaces the 5 bytes at s
+ * (register moves, immediates, TLS and stack loads, conditional jumps,
+ * lea of a rip-relative address; nothing that calls, returns, jumps away,
+ * reads memory from rip or may fault elsewhere than on the stack), and replaces the 5 bytes at s
  * with `jmp rel32` to a trampoline: a copy of the displaced instructions
  * (conditional jumps re-aimed at their original targets), then the way
  * into the library (rwentry.S), which decides with the trap path's own
@@ -633,7 +633,8 @@ static int sym_bounds(const struct image *im, uint64_t va, uint64_t *lo, uint64_
 
 /* ---- which instructions may move to a trampoline ---- */
 
-enum { R_NO, R_COPY, R_JCC };
+/* R_LEA: lea of a rip-relative address, its displacement re-aimed. */
+enum { R_NO, R_COPY, R_JCC, R_LEA };
 
 /* A memory operand that cannot fault anywhere but where it faults now:
  * TLS (fs, gs) or the stack pointer plus a displacement. */
@@ -657,8 +658,10 @@ static int relocatable(const struct sf_insn *in)
 	uint8_t op = in->op;
 	unsigned reg = sf_modrm_reg(in);
 
-	if (in->vex || in->riprel || (in->pfx & ~(SF_PFX_66 | SF_PFX_FS | SF_PFX_GS)))
+	if (in->vex || (in->pfx & ~(SF_PFX_66 | SF_PFX_FS | SF_PFX_GS)))
 		return R_NO;
+	if (in->riprel)
+		return in->map == SF_MAP_1 && op == 0x8d && !in->pfx ? R_LEA : R_NO;
 	if (in->map == SF_MAP_1) {
 		if (op >= 0x70 && op <= 0x7f)
 			return in->pfx ? R_NO : R_JCC;
@@ -768,12 +771,17 @@ static void wr64(uint8_t *p, uint64_t v)
 	sf_memcpy(p, &v, 8);
 }
 
-/* A branch's target, as a file address. */
+/* A branch's target, or the address a rip-relative lea computes, as a
+ * file address. */
 static uint64_t jcc_target(const struct site *st, const struct insn_at *ia)
 {
 	const uint8_t *b = bytes_at(st, ia->va);
-	int64_t rel = ia->in.imm_len == 1 ? (int8_t)b[ia->in.imm_off] : (int32_t)rd32(b + ia->in.imm_off);
+	int64_t rel;
 
+	if (ia->in.riprel)
+		rel = (int32_t)rd32(b + ia->in.disp_off);
+	else
+		rel = ia->in.imm_len == 1 ? (int8_t)b[ia->in.imm_off] : (int32_t)rd32(b + ia->in.imm_off);
 	return ia->va + ia->in.len + (uint64_t)rel;
 }
 
@@ -831,13 +839,14 @@ static int make_plan(const struct site *st, unsigned first, struct plan *pl)
 	for (i = first; i < st->nback; i++) {
 		uint64_t tgt;
 		uintptr_t rt;
-		if (relocatable(&st->back[i].in) != R_JCC) {
+		int kind = relocatable(&st->back[i].in);
+		if (kind == R_COPY) {
 			reloc += st->back[i].in.len;
 			continue;
 		}
-		reloc += 6;
+		reloc += kind == R_JCC ? 6 : st->back[i].in.len;
 		tgt = jcc_target(st, &st->back[i]);
-		if (tgt > s && tgt < s + 5) {
+		if (kind == R_JCC && tgt > s && tgt < s + 5) {
 			int boundary = tgt == st->sys;
 			for (k = first + 1; k < st->nback; k++)
 				boundary |= tgt == st->back[k].va;
@@ -1030,7 +1039,8 @@ static unsigned tramp_code(const struct site *st, const struct plan *pl, uintptr
 
 	for (i = pl->first; i < st->nback; i++) {
 		const struct insn_at *ia = &st->back[i];
-		if (relocatable(&ia->in) == R_JCC) {
+		int kind = relocatable(&ia->in);
+		if (kind == R_JCC) {
 			d = (int64_t)(st->base + jcc_target(st, ia) - (t + k + 6));
 			if (d != (int32_t)d)
 				return 0;
@@ -1038,6 +1048,13 @@ static unsigned tramp_code(const struct site *st, const struct plan *pl, uintptr
 			out[k++] = (uint8_t)(0x80 | (ia->in.op & 0x0f));
 			wr32(out + k, (uint32_t)d);
 			k += 4;
+		} else if (kind == R_LEA) {
+			d = (int64_t)(st->base + jcc_target(st, ia) - (t + k + ia->in.len));
+			if (d != (int32_t)d)
+				return 0;
+			sf_memcpy(out + k, bytes_at(st, ia->va), ia->in.len);
+			wr32(out + k + ia->in.disp_off, (uint32_t)d);
+			k += ia->in.len;
 		} else {
 			sf_memcpy(out + k, bytes_at(st, ia->va), ia->in.len);
 			k += ia->in.len;

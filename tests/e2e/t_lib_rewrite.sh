@@ -21,6 +21,8 @@ expect_grep '^site_a rewritten yes$' out
 expect_grep '^regs_site rewritten yes$' out
 expect_grep '^site_c rewritten yes$' out
 expect_grep '^site_c read 2 2 000$' out
+expect_grep '^site_d rewritten yes$' out
+[ "$(grep -c '^lea$' out)" -eq 2 ] || fail "site_d did not write twice"
 expect_grep '^wx mappings 0$' out
 expect_grep '^site page r-xp$' out
 SECFILTER_REWRITE=0 filtered '*: 1; lseek: fd != 7' "$P" sites >out 2>err || fail "sites, off: status $?"

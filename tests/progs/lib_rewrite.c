@@ -5,6 +5,8 @@
  *                           jump must cover the syscall itself)
  *   regs_site               mov $8,%eax; syscall     (glibc's shape: an
  *                           lseek that checks every register around it)
+ *   site_d(fd)              mov $1,%eax; mov $4,%edx; lea msg(%rip),%rsi;
+ *                           syscall: writes "lea\n" (the lea, re-aimed)
  *   site_c(fd, buf, n)      xor %eax,%eax; syscall; cmp; ret   (glibc's
  *                           __read_nocancel: the jump covers the syscall
  *                           and the first byte after it)
@@ -54,6 +56,8 @@
 
 long site_a(long nr, long a0, long a1, long a2);
 long site_c(long fd, void *buf, long n);
+long site_d(long fd);
+extern const unsigned char site_d_start[];
 extern const unsigned char site_c_start[];
 extern const unsigned char site_a_start[], site_a_ret[];
 void regs_site(const uint64_t *in, uint64_t *out);
@@ -92,6 +96,24 @@ __asm__(".text\n"
 	"	ret\n"
 	".cfi_endproc\n"
 	".size site_c, .-site_c\n");
+
+__asm__(".section .rodata\n"
+	"site_d_msg: .ascii \"lea\\n\"\n"
+	".text\n"
+	".p2align 4\n"
+	".globl site_d\n"
+	".type site_d,@function\n"
+	"site_d:\n"
+	".cfi_startproc\n"
+	".globl site_d_start\n"
+	"site_d_start:\n"
+	"	mov $1, %eax\n"
+	"	mov $4, %edx\n"
+	"	lea site_d_msg(%rip), %rsi\n"
+	"	syscall\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size site_d, .-site_d\n");
 
 /* jump_into(addr, nr, a0, a1, a2): enters code at addr (an instruction
  * boundary inside a site) with the syscall registers set, as a jump from
@@ -196,7 +218,7 @@ __asm__(".text\n"
 	".cfi_endproc\n"
 	".size regs_site, .-regs_site\n");
 
-static unsigned char orig_a[16], orig_regs[16], orig_c[16];
+static unsigned char orig_a[16], orig_regs[16], orig_c[16], orig_d[16];
 
 static int changed(const unsigned char *now, const unsigned char *was)
 {
@@ -322,6 +344,7 @@ int main(int argc, char **argv)
 	memcpy(orig_a, site_a_start, 16);
 	memcpy(orig_regs, regs_start, 16);
 	memcpy(orig_c, site_c_start, 16);
+	memcpy(orig_d, site_d_start, 16);
 	printf("site_a ip %lx\n", (unsigned long)(uintptr_t)site_a_ret);
 	fflush(stdout);
 	if (!strcmp(mode, "sites")) {
@@ -337,6 +360,10 @@ int main(int argc, char **argv)
 		}
 		printf("site_a rewritten %s\n", changed(site_a_start, orig_a) ? "yes" : "no");
 		printf("site_c rewritten %s\n", changed(site_c_start, orig_c) ? "yes" : "no");
+		fflush(stdout);
+		site_d(1);
+		site_d(1);
+		printf("site_d rewritten %s\n", changed(site_d_start, orig_d) ? "yes" : "no");
 		printf("regs_site rewritten %s\n", changed(regs_start, orig_regs) ? "yes" : "no");
 		maps_check(site_a_start);
 	} else if (!strcmp(mode, "race") && argc > 2) {
