@@ -39,7 +39,9 @@ cases="ls tar sh python3"
 # also where it goes through a site that allowed calls have rewritten (Go
 # makes all its calls through one; lib_rewrite's site_a is one too).  Only
 # the denied syscalls are compared: the library makes none of them itself.
-deny="write getdents64 lseek ioctl fcntl getppid getpid uname sysinfo getuid"
+# Not getpid: Go's runtime makes it from other threads (preemption), and
+# one of them may be reported but never made when the program exits.
+deny="write getdents64 lseek ioctl fcntl getppid uname sysinfo getuid"
 policy="*: 1"
 for d in $deny; do policy="$policy; $d: 0"; done
 run_case rw-ls ls -l tree/a /usr/include/linux/netfilter
