@@ -35,6 +35,16 @@ expect_grep '^site_c read 2 2 000$' out
 expect_grep '^site_a rewritten no$' out
 echo "ok sites rewritten, registers kept"
 
+# No privilege needed, whatever vm.mmap_min_addr says (nothing at 0).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' "$P" sites >out 2>err ||
+		{ cat err >&2; fail "sites as nobody: status $?"; }
+	expect_grep '^site_a rewritten yes$' out
+	expect_grep '^regs 2 ok$' out
+	echo "ok rewritten without privileges (vm.mmap_min_addr $(cat /proc/sys/vm/mmap_min_addr))"
+fi
+
 # What lands inside the replaced bytes runs the original code: a jump to
 # a syscall the rewrite covered still makes that syscall (through the trap).
 filtered '*: 1' "$P" inside >out 2>err || { cat err >&2; fail "inside: status $?"; }
