@@ -13,13 +13,16 @@
  * the site are then known.  It picks a start s among the last few
  * instructions before the `syscall`, all of which it can run elsewhere
  * (register moves, immediates, TLS and stack loads, conditional jumps,
- * lea of a rip-relative address; nothing that calls, returns, jumps away,
- * reads memory from rip or may fault elsewhere than on the stack), and replaces the 5 bytes at s
- * with `jmp rel32` to a trampoline: a copy of the displaced instructions
- * (conditional jumps re-aimed at their original targets), then the way
- * into the library (rwentry.S), which decides with the trap path's own
- * decision (sf_decision), issues the call from the allowed region and
- * jumps back to the address after the original `syscall`.
+ * lea of a rip-relative address; nothing that calls, returns, jumps
+ * away, reads memory from rip or may fault elsewhere than on the stack),
+ * and replaces the 5 bytes at s with `jmp rel32` to a trampoline: a copy
+ * of the displaced instructions (conditional jumps and lea re-aimed at
+ * their original targets), then the way into the library (rwentry.S),
+ * which decides with the trap path's own decision (sf_decision), issues
+ * the call from the allowed region and jumps back to the address after
+ * the original `syscall`.  zpoline and lazypoline make `syscall` a
+ * `call *%rax` into a trampoline at address 0, which needs
+ * vm.mmap_min_addr=0; this needs neither that nor any privilege.
  *
  * Why no jump can go wrong
  *
@@ -29,7 +32,8 @@
  * jumps, landing pads, return addresses, other threads stopped there and
  * signal frames all could), the rewrite makes every instruction boundary
  * inside them safe to land on:
- *   - bytes from s+5 on are unchanged;
+ *   - bytes from s+5 on are unchanged (the jump may reach past the
+ *     syscall: glibc's `xor %eax,%eax; syscall` at a function's start);
  *   - for a boundary b inside [s, s+5), the jump's bytes from b to s+5
  *     are exactly the original bytes there: the trampoline is placed
  *     where the jump's displacement has those bytes as its high bytes
@@ -900,9 +904,10 @@ static uintptr_t fit(uintptr_t at, unsigned used, uintptr_t lo, uintptr_t hi, un
 	return t;
 }
 
-/* The free intervals of the address space, less the room the brk heap
- * and the main stack grow into.  Calls f for each; stops when it
- * returns nonzero. */
+/* The search for a new page: the free intervals of the address space
+ * (from /proc/self/maps, less the room the brk heap and the main stack
+ * grow into) are considered in turn, and the four pages nearest the site
+ * that can hold the trampoline kept. */
 struct hole_ctx {
 	uintptr_t site, lo, hi;
 	unsigned size;
