@@ -1,5 +1,6 @@
 /* Per-call cost of syscalls, for bench/b_preload.sh.
- *   preload_calls WHAT N   prints the median ns per call of 7 rounds of N
+ *   preload_calls WHAT N [R]   prints the median ns per call of R rounds
+ *                              (7 unless given) of N calls
  * WHAT: libc-getppid   getppid() through libc (the wrapper when preloaded)
  *       raw-getppid    a `syscall` instruction in this program (the
  *                      catch-all when preloaded)
@@ -35,14 +36,17 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 1000000, i;
 	int fd = open("/dev/null", O_WRONLY);
 	FILE *f = fdopen(dup(fd), "w");
-	double t[7];
+	int rounds = argc > 3 ? atoi(argv[3]) : 7;
+	double *t = calloc(rounds > 0 ? (size_t)rounds : 1, sizeof *t);
 	int r;
 
 	if (!f || setvbuf(f, NULL, _IONBF, 0) != 0)
 		return 1;
 	fputc('x', f); /* the first call traps; a rewrite happens here */
 
-	for (r = 0; r < 7; r++) {
+	if (rounds < 1 || !t)
+		return 2;
+	for (r = 0; r < rounds; r++) {
 		double t0 = now_ns();
 		if (!strcmp(what, "libc-getppid"))
 			for (i = 0; i < n; i++)
@@ -63,7 +67,7 @@ int main(int argc, char **argv)
 			return 2;
 		t[r] = (now_ns() - t0) / n;
 	}
-	qsort(t, 7, sizeof t[0], cmp_double);
-	printf("%.1f\n", t[3]);
+	qsort(t, (size_t)rounds, sizeof t[0], cmp_double);
+	printf("%.1f\n", t[rounds / 2]);
 	return 0;
 }

@@ -2,9 +2,9 @@
 // bench/b_rewrite.sh.  Go makes its own syscall instructions: under
 // interposition every call goes through the catch-all.
 //
-//	gobench write N        os.File.Write of 1 byte to /dev/null, N times,
-//	                       7 rounds: prints the median ns per call
-//	gobench getppid N      syscall.Getppid, the same
+//	gobench write N [R]    os.File.Write of 1 byte to /dev/null, N times,
+//	                       R rounds (7): prints the median ns per call
+//	gobench getppid N [R]  syscall.Getppid, the same
 //	gobench serve FILE     an HTTP server on 127.0.0.1 (port written to
 //	                       FILE) answering every request with 13 bytes
 //	gobench load PORT N C  N GET requests over C keep-alive connections;
@@ -27,16 +27,15 @@ import (
 	"time"
 )
 
-func median(f func(n int), n int) float64 {
-	var t [7]float64
+func median(f func(n int), n, rounds int) float64 {
+	t := make([]float64, rounds)
 	for r := range t {
 		t0 := time.Now()
 		f(n)
 		t[r] = float64(time.Since(t0).Nanoseconds()) / float64(n)
 	}
-	s := t[:]
-	sort.Float64s(s)
-	return s[3]
+	sort.Float64s(t)
+	return t[rounds/2]
 }
 
 func main() {
@@ -47,6 +46,13 @@ func main() {
 	switch os.Args[1] {
 	case "write", "getppid":
 		n, _ := strconv.Atoi(os.Args[2])
+		rounds := 7
+		if len(os.Args) > 3 {
+			rounds, _ = strconv.Atoi(os.Args[3])
+		}
+		if rounds < 1 {
+			os.Exit(2)
+		}
 		f, err := os.OpenFile("/dev/null", os.O_WRONLY, 0)
 		if err != nil {
 			os.Exit(1)
@@ -64,8 +70,8 @@ func main() {
 				}
 			}
 		}
-		fn(n / 10) // warm up: the sites trap once here
-		fmt.Printf("%.1f\n", median(fn, n))
+		fn(n) // warm up: the sites trap once here
+		fmt.Printf("%.1f\n", median(fn, n, rounds))
 	case "serve":
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
