@@ -48,8 +48,9 @@
  * sigreturn.  The original `syscall` stays executable at its address
  * (when the jump covers it, through those displacement bytes), and the
  * fast path falls back to it for everything it does not itself allow:
- * denials and log mode, clone/fork/execve/rt_sigreturn (they need a trap
- * frame).  The report, its ip, its backtrace and the errno of a bad
+ * every call the policy does not simply allow, whatever its action (kill,
+ * log, trap, an errno), and clone/fork/execve/rt_sigreturn (they need a
+ * trap frame).  The report, its ip, its backtrace and the errno of a bad
  * pointer are then those of the trap, by construction.
  *
  * How the bytes change while other threads run them
