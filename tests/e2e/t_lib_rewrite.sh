@@ -120,6 +120,13 @@ site_ip
 	{ cat err >&2; fail "log: not 5 reports at the site"; }
 echo "ok log mode reports every call at a rewritten site"
 
+# An errno action at the rewritten site: the call fails with it, as on the
+# trap path, and nothing is reported.
+filtered '*: 1; getppid: return EPERM' "$P" repeat 110 3 >out 2>err || fail "errno action: status $?"
+[ "$(grep -c '^ret 0$' out)" -eq 3 ] || { cat out >&2; fail "errno action: the calls did not fail"; }
+expect_no_grep 'blocked at' err
+echo "ok an errno action at a rewritten site"
+
 # Bad pointers: the errno of the trap path and of the kernel.
 "$P" errno >ref 2>&1
 for rw in 1 0; do
