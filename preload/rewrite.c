@@ -80,6 +80,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/membarrier.h>
+#include <linux/prctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -1239,6 +1240,13 @@ static int rewrite(uintptr_t rip)
 	uint64_t va, lo = 0, hi = 0;
 	int ret = -1;
 
+	/* The rewriter opens files and maps pages: under a seccomp filter
+	 * the program installed, those calls would meet its verdict (a
+	 * user notifier whose thread does not exist yet, a kill), which the
+	 * program never asked for. */
+	why = "the program has a seccomp filter";
+	if (sf_sys(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0, 0) != 0)
+		return -1;
 	why = "no mapping";
 	if (survey(rip - 2, sp) < 0)
 		return -1;
