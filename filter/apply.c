@@ -113,6 +113,20 @@ static const char *action_text(unsigned action, char *buf, size_t cap)
 	return buf;
 }
 
+/* What happens to a call at a level, for messages: "fail with an errno". */
+static const char *outcome(int l, int form)
+{
+	static const char *const text[][3] = {
+		/* would ..., instead of ..., calls that now ... */
+		[L_RUN] = { "run", "running", "run" },
+		[L_LOG] = { "run, logged", "running, logged", "run, logged" },
+		[L_ERRNO] = { "fail with an errno", "failing with an errno", "fail with an errno" },
+		[L_TRAP] = { "get SIGSYS", "getting SIGSYS", "get SIGSYS" },
+		[L_KILL] = { "be killed", "being killed", "are killed" },
+	};
+	return text[l][form];
+}
+
 static int widening(const struct applying *a, const struct sf_rule *r,
 		    const char *what)
 {
@@ -128,12 +142,12 @@ static const char *sc_name(unsigned nr)
 	return sc ? sc->name : "?";
 }
 
-/* The strictest outcome a call of nr that the policy does not let run
- * through a filter can have: the ones its filters' else actions give. */
+/* The strictest outcome a call of nr in S can have: what its filters'
+ * else actions give, and what the calls that pass them get. */
 static int filters_level(const struct scratch *s, unsigned nr)
 {
 	const struct scratch_filter *f = s->filters[nr].data;
-	int l = L_RUN;
+	int l = level(s->ret[nr]);
 	uint32_t i;
 
 	for (i = 0; i < s->filters[nr].n; i++) {
@@ -156,12 +170,14 @@ static int narrows(const struct scratch *s, const struct applying *a,
 	if (!s->allowed[nr]) {
 		/* not in S: every call gets the default action */
 		before = level(s->dflt);
-		after = r->rhs == SF_RHS_RETURN ? L_ERRNO : r->rhs == SF_RHS_REMOVE ? before : L_RUN;
+		after = r->rhs == SF_RHS_RETURN ? level(r->action)
+			: r->rhs == SF_RHS_REMOVE ? before : L_RUN;
 		if (after >= before)
 			return 0;
-		snprintf(what, sizeof(what), "sys_%s is not in the allowed set%s", sc_name(nr),
-			 r->rhs == SF_RHS_RETURN ? ", and `return` is weaker than the default "
-						   "action" : "");
+		snprintf(what, sizeof(what), "sys_%s is not in the allowed set%s%s%s", sc_name(nr),
+			 r->rhs == SF_RHS_RETURN ? ", and " : "",
+			 r->rhs == SF_RHS_RETURN ? action_text(r->action, buf, sizeof(buf)) : "",
+			 r->rhs == SF_RHS_RETURN ? " is weaker than the default action" : "");
 		return widening(a, r, what);
 	}
 	switch (r->rhs) {
@@ -169,27 +185,31 @@ static int narrows(const struct scratch *s, const struct applying *a,
 		/* the calls that pass its filters run */
 		if (!s->ret[nr])
 			return 0;
-		snprintf(what, sizeof(what), "sys_%s returns an error in the running policy; "
-			 "its calls would run", sc_name(nr));
+		if (level(s->ret[nr]) == L_ERRNO)
+			snprintf(what, sizeof(what), "sys_%s returns an error in the running policy; "
+				 "its calls would run", sc_name(nr));
+		else
+			snprintf(what, sizeof(what), "every call of sys_%s gets %s in the running "
+				 "policy; its calls would run", sc_name(nr),
+				 action_text(s->ret[nr], buf, sizeof(buf)));
 		return widening(a, r, what);
 	case SF_RHS_RETURN:
-		/* every call fails with an errno: its filters are dropped */
+		/* every call gets the action: its filters are dropped */
 		before = filters_level(s, nr);
-		if (before <= L_ERRNO)
+		after = level(r->action);
+		if (after >= before)
 			return 0;
-		snprintf(what, sizeof(what), "calls of sys_%s that its filters deny would fail "
-			 "with an errno instead of being killed", sc_name(nr));
+		snprintf(what, sizeof(what), "calls of sys_%s that its filters deny would %s "
+			 "instead of %s", sc_name(nr), outcome(after, 0), outcome(before, 1));
 		return widening(a, r, what);
 	default: /* SF_RHS_REMOVE: every call gets the default action */
 		before = filters_level(s, nr);
-		if (s->ret[nr] && before < L_ERRNO)
-			before = L_ERRNO;
 		after = level(s->dflt);
 		if (after >= before)
 			return 0;
-		snprintf(what, sizeof(what), "sys_%s: 0 would give calls that now fail with an "
-			 "errno the default action, %s", sc_name(nr),
-			 action_text(s->dflt, buf, sizeof(buf)));
+		snprintf(what, sizeof(what), "sys_%s: 0 would give the default action, %s, to "
+			 "calls that now %s", sc_name(nr), action_text(s->dflt, buf, sizeof(buf)),
+			 outcome(before, 2));
 		return widening(a, r, what);
 	}
 }
@@ -197,7 +217,8 @@ static int narrows(const struct scratch *s, const struct applying *a,
 /* One rule on one syscall (SPEC §2 "Meaning", with actions):
  *   1           in S, its calls run when they pass F[nr]
  *   expr        the same, and expr appended to F[nr] (with its else)
- *   return E    in S, every call fails with E: F[nr] dropped
+ *   ACTION      in S, every call gets ACTION (return E, kill, trap, log):
+ *               F[nr] dropped
  *   0           out of S, F[nr] dropped */
 static int apply_one(struct scratch *s, const struct applying *a, const struct sf_rule *r,
 		     unsigned nr)
@@ -464,8 +485,10 @@ static void merge_ranges(struct conj_item *it, int n)
 			struct sf_test *x = &it[a].t, *y = &it[b].t;
 			uint64_t f = it[b].flip, xl, yl, lo, hi;
 
-			/* one argument: one type, so one mask and one flip */
-			if (!it[a].range || it[a].merged || x->arg != y->arg)
+			/* one register read as one type (a cast may read it
+			 * otherwise): one mask and one flip */
+			if (!it[a].range || it[a].merged || x->arg != y->arg ||
+			    x->mask != y->mask || it[a].flip != f)
 				continue;
 			xl = (x->lo + f) & x->mask;
 			yl = (y->lo + f) & y->mask;
@@ -725,10 +748,10 @@ static int check_nodes(const struct sf_ast *ast, struct sf_error *err)
 	return why ? bad_tree(ast, err, 0, 0, why) : 0;
 }
 
-static int is_action(unsigned a, int errno_only)
+static int is_action(unsigned a)
 {
 	return (a >= 1 && a <= SF_ERRNO_MAX) ||
-	       (!errno_only && (a == SF_ACTION_KILL || a == SF_ACTION_TRAP || a == SF_ACTION_LOG));
+	       a == SF_ACTION_KILL || a == SF_ACTION_TRAP || a == SF_ACTION_LOG;
 }
 
 static int check_rule(const struct sf_ast *ast, const struct sf_rule *r, struct sf_error *err)
@@ -743,14 +766,14 @@ static int check_rule(const struct sf_ast *ast, const struct sf_rule *r, struct 
 		why = "a syscall number the table does not have";
 	else if (r->what == SF_R_GROUP && r->nr >= sf_group_count)
 		why = "no such group";
-	else if (r->what == SF_R_DEFAULT ? r->rhs != SF_RHS_ACTION || !is_action(r->action, 0)
+	else if (r->what == SF_R_DEFAULT ? r->rhs != SF_RHS_ACTION || !is_action(r->action)
 		 : r->what == SF_R_ON_NEXT ? r->rhs > SF_RHS_REMOVE
 		 : r->rhs == SF_RHS_ACTION)
 		why = "a right-hand side the directive cannot have";
-	else if (r->rhs == SF_RHS_RETURN && !is_action(r->action, 1))
-		why = "return takes an errno from 1 to 4095";
-	else if (r->rhs == SF_RHS_EXPR && r->action && !is_action(r->action, 1))
-		why = "else takes an errno from 1 to 4095";
+	else if (r->rhs == SF_RHS_RETURN && !is_action(r->action))
+		why = "an action is kill, trap, log or an errno from 1 to 4095";
+	else if (r->rhs == SF_RHS_EXPR && r->action && !is_action(r->action))
+		why = "else takes kill, trap, log or an errno from 1 to 4095";
 	else if (r->rhs == SF_RHS_EXPR && (r->what != SF_R_SYSCALL || r->root >= ast->nodes.n))
 		why = "a bad expression";
 	return why ? bad_tree(ast, err, r->src, r->line, why) : 0;

@@ -21,7 +21,8 @@
  * Outcomes: RET ALLOW; the policy's default action (what the caller's
  * kill_action and the policy's `default:` make of it, see bpf.h) for a
  * number outside S, a foreign architecture and a false filter without an
- * else; RET ERRNO|E for `return E` and `else return E`.
+ * else; the action of `X: ACTION` and `else ACTION`: RET ERRNO|E,
+ * kill_action for kill, RET TRAP, RET LOG.
  *
  * The program is emitted backwards, from its last instruction to its first
  * (as libseccomp does): every jump target then already has a position when
@@ -50,10 +51,14 @@
 #define JMAX 255 /* farthest a conditional jump reaches */
 
 /* Symbolic targets: "the" RET ALLOW, RET of the default action ("kill"),
- * and RET ERRNO|E.  They resolve to the nearest copy in reach, or to a
- * new copy. */
+ * RET ERRNO|E, and the RETs of the kill, trap and log actions of a rule
+ * (X: kill, else trap...).  They resolve to the nearest copy in reach, or
+ * to a new copy. */
 #define L_ALLOW 0xfff0u /* above any id (SF_BPF_MAX), and 16 bits (see push) */
-#define L_KILL 0xfff1u
+#define L_KILL 0xfff1u  /* the default action */
+#define L_XKILL 0xfff2u /* a rule's kill: the caller's kill_action */
+#define L_TRAP 0xfff3u
+#define L_LOG 0xfff4u
 #define L_ERRNO(e) (0xe000u + (e)) /* e: 1..4095, so 0xe001..0xefff */
 #define IS_L_ERRNO(t) ((t) > 0xe000u && (t) <= L_ERRNO(SF_ERRNO_MAX))
 #define NEAR_RETS 8 /* RET ERRNO copies remembered, newest first */
@@ -75,6 +80,7 @@ struct ctx {
 	unsigned sp;         /* frames on the stack (see lower) */
 	struct sock_filter frames[FRAMES];
 	uint32_t kill;       /* the default action's RET value */
+	uint32_t xkill, trap; /* the RET values of a rule's kill and trap */
 	unsigned near_allow; /* id of the newest RET ALLOW, 0 if none */
 	unsigned near_kill;  /* id of the newest RET kill, 0 if none */
 	struct { uint32_t k; unsigned id; } near_ret[NEAR_RETS]; /* RET ERRNOs */
@@ -140,13 +146,19 @@ static unsigned near_ret(const struct ctx *c, uint32_t k)
 /* The RET value of a symbolic target. */
 static uint32_t sym_ret(const struct ctx *c, unsigned t)
 {
-	return t == L_ALLOW ? SECCOMP_RET_ALLOW : t == L_KILL ? c->kill
-	       : SECCOMP_RET_ERRNO | (t - 0xe000u);
+	switch (t) {
+	case L_ALLOW: return SECCOMP_RET_ALLOW;
+	case L_KILL: return c->kill;
+	case L_XKILL: return c->xkill;
+	case L_TRAP: return c->trap;
+	case L_LOG: return SECCOMP_RET_LOG;
+	default: return SECCOMP_RET_ERRNO | (t - 0xe000u);
+	}
 }
 
 static int is_sym(unsigned t)
 {
-	return t == L_ALLOW || t == L_KILL || IS_L_ERRNO(t);
+	return (t >= L_ALLOW && t <= L_LOG) || IS_L_ERRNO(t);
 }
 
 /* Writes one instruction in front of the program; returns its id (0 once
@@ -644,10 +656,22 @@ out:
 	return t;
 }
 
+/* The target of an action of the policy's rules. */
+static unsigned action_target(unsigned a)
+{
+	switch (a) {
+	case SF_ACTION_RUN: return L_ALLOW;
+	case SF_ACTION_KILL: return L_XKILL;
+	case SF_ACTION_TRAP: return L_TRAP;
+	case SF_ACTION_LOG: return L_LOG;
+	default: return a <= SF_ERRNO_MAX ? L_ERRNO(a) : L_XKILL; /* never: fail closed */
+	}
+}
+
 /* What a call that filter f is false of gets. */
 static unsigned fail_target(const struct sf_filter *f)
 {
-	return f->fail && f->fail <= SF_ERRNO_MAX ? L_ERRNO(f->fail) : L_KILL;
+	return f->fail ? action_target(f->fail) : L_KILL;
 }
 
 /* All filters of one syscall must hold: each one's true target is the
@@ -714,7 +738,7 @@ static unsigned build_ranges(struct ctx *c, struct range *r)
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *s = &c->p->sys[nr];
 		entry[nr] = !s->allowed ? L_KILL
-			  : s->ret ? (s->ret <= SF_ERRNO_MAX ? L_ERRNO(s->ret) : L_KILL)
+			  : s->ret ? action_target(s->ret)
 			  : !s->nfilters ? L_ALLOW : lower_filters(c, s);
 	}
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
@@ -864,6 +888,9 @@ int sf_bpf_compile(const struct sf_policy *p, uint32_t kill_action,
 	c.buf = out;
 	c.lim = cap < SF_BPF_MAX ? cap : SF_BPF_MAX;
 	c.kill = default_ret(p, kill_action);
+	/* log mode: a rule's kill and trap are logged too (eval.h) */
+	c.xkill = kill_action == SECCOMP_RET_LOG ? SECCOMP_RET_LOG : kill_action;
+	c.trap = kill_action == SECCOMP_RET_LOG ? SECCOMP_RET_LOG : SECCOMP_RET_TRAP;
 
 	nranges = build_ranges(&c, ranges);
 	emit_goto(&c, emit_tree(&c, ranges, 0, nranges));

@@ -16,13 +16,14 @@
 #define SF_BPF_TRAP_KILL 0x5ecf
 
 /* Compiles p into out[0..cap) and sets *len.  Every path ends in
- * SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | E (`return E`, `else return E`)
- * or the policy's default action: kill_action for `kill` (the default:
+ * SECCOMP_RET_ALLOW or an action, the policy's default action or a rule's
+ * (`X: ACTION`, `else ACTION`): kill_action for `kill` (the default:
  * SECCOMP_RET_KILL_PROCESS, or SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL when a
  * handler reports), SECCOMP_RET_TRAP for `trap`, SECCOMP_RET_LOG for
  * `log`, SECCOMP_RET_ERRNO | E for `return E`.  A kill_action of
  * SECCOMP_RET_LOG is log mode (SECFILTER_ACTION=log, run --log): then the
- * default action is SECCOMP_RET_LOG, whatever the policy says.
+ * default action, and every kill and trap, is SECCOMP_RET_LOG, whatever
+ * the policy says (sf_action_log_mode). 
  * p->pending is ignored: the caller installs the program only when the
  * policy is to be in force.
  * Allocates nothing (out[0, cap) is also its scratch space).  Returns 0,

@@ -12,7 +12,7 @@
 
 #define SF_ALLOW (-1)      /* permitted: the call runs */
 #define SF_NOT_IN_SET (-2) /* denied: the syscall is not in S */
-#define SF_RETURN (-3)     /* in S with `return E`: fails with p->sys[nr].ret */
+#define SF_RETURN (-3)     /* in S with `X: ACTION`: gets p->sys[nr].ret */
 /* Any value >= 0 is the index in p->filters of the filter that is false of
  * the call: it gets that filter's fail action.  sf_action() says what a
  * decision means. */
@@ -102,6 +102,16 @@ static inline unsigned sf_action_with(const struct sf_policy *p, uint64_t nr, in
 static inline unsigned sf_action(const struct sf_policy *p, uint64_t nr, int d)
 {
 	return sf_action_with(p, nr, d, p->dflt);
+}
+
+/* Log mode (SECFILTER_ACTION=log, run --log): every denial is reported
+ * and runs -- the default action, and the kill and trap actions of the
+ * policy's own rules; the errno returns and logs it asks for stay. */
+static inline unsigned sf_action_log_mode(const struct sf_policy *p, uint64_t nr, int d)
+{
+	unsigned a = sf_action_with(p, nr, d, SF_ACTION_LOG);
+
+	return a == SF_ACTION_KILL || a == SF_ACTION_TRAP ? SF_ACTION_LOG : a;
 }
 
 #endif

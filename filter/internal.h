@@ -45,8 +45,9 @@ enum sf_rule_what {
 enum sf_rule_rhs {
 	SF_RHS_ALLOW,  /* 1 */
 	SF_RHS_REMOVE, /* 0 */
-	SF_RHS_EXPR,   /* expr [else return E]: root, action = E or 0 */
-	SF_RHS_RETURN, /* return E: action = E */
+	SF_RHS_EXPR,   /* expr [else ACTION]: root, action = ACTION or 0 */
+	SF_RHS_RETURN, /* ACTION for every call (return E, kill, trap, log):
+			  action */
 	SF_RHS_ACTION, /* default's kill | log | trap | return E: action */
 };
 
@@ -54,9 +55,9 @@ struct sf_rule {
 	uint8_t what;    /* enum sf_rule_what */
 	uint8_t rhs;     /* enum sf_rule_rhs */
 	uint16_t nr;     /* SF_R_SYSCALL: the number; SF_R_GROUP: the group */
-	uint16_t action; /* see enum sf_rule_rhs: an errno 1..4095 (RETURN, EXPR's
-			    else, or 0 for none), an SF_ACTION_* or an errno
-			    (ACTION) */
+	uint16_t action; /* see enum sf_rule_rhs: an errno 1..4095 or an
+			    SF_ACTION_* other than RUN (EXPR's else: 0 for
+			    none, the default action) */
 	uint16_t src;    /* index of its source in the ast */
 	uint32_t root;   /* SF_RHS_EXPR: node index in the ast */
 	unsigned line, col, len; /* the directive, for messages */

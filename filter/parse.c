@@ -482,22 +482,98 @@ static const struct {
 	{ T_AMP, SF_OP_BITS },
 };
 
+/* The type a cast names ("u64" in u64(flags)), or -1. */
+static int cast_type(const struct parser *p)
+{
+	static const struct {
+		char name[4];
+		enum sf_type type;
+	} casts[] = {
+		{ "u16", SF_T_U16 }, { "u32", SF_T_U32 }, { "s32", SF_T_S32 },
+		{ "u64", SF_T_U64 }, { "s64", SF_T_S64 },
+	};
+	size_t at = p->tok.start + p->tok.len;
+	unsigned i;
+
+	while (at < p->textlen && (p->text[at] == ' ' || p->text[at] == '\t'))
+		at++;
+	if (p->tok.kind != T_IDENT || p->tok.len != 3 || at >= p->textlen || p->text[at] != '(')
+		return -1;
+	for (i = 0; i < sizeof(casts) / sizeof(casts[0]); i++)
+		if (memcmp(p->text + p->tok.start, casts[i].name, 3) == 0)
+			return (int)casts[i].type;
+	return -1;
+}
+
+/* Whether two types read a register alike: a pointer is an unsigned
+ * 64-bit number. */
+static int same_reading(enum sf_type a, enum sf_type b)
+{
+	return a == b || ((a == SF_T_U64 || a == SF_T_PTR) && (b == SF_T_U64 || b == SF_T_PTR));
+}
+
+/* TYPE '(' field ')': the register read as TYPE, whatever the argument's
+ * declared type; 'argN' may name any of the six registers. */
+static int parse_cast(struct parser *p, int type, struct sf_sysarg *arg, char *name,
+		      size_t cap, int *argi)
+{
+	char buf[64];
+	int rc;
+
+	if ((rc = next(p)) || (rc = next(p))) /* the type, '(' */
+		return rc;
+	if (p->tok.kind != T_IDENT)
+		return fail(p, &p->tok, -EINVAL, "expected an argument name in the cast, got '%s'",
+			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	*argi = sf_syscall_arg(p->sc, p->text + p->tok.start, p->tok.len);
+	if (*argi < 0 && p->tok.len == 4 && memcmp(p->text + p->tok.start, "arg", 3) == 0 &&
+	    p->text[p->tok.start + 3] >= '0' && p->text[p->tok.start + 3] < '0' + SF_MAX_ARGS)
+		*argi = p->text[p->tok.start + 3] - '0';
+	if (*argi < 0)
+		return fail(p, &p->tok, -EINVAL, "unknown argument '%s' for sys_%s (a cast takes "
+			    "an argument name or arg0..arg5)", tok_text(p, &p->tok, buf, sizeof(buf)),
+			    p->sc->name);
+	snprintf(name, cap, "%s(%.*s)", sf_type_name((enum sf_type)type), (int)p->tok.len,
+		 p->text + p->tok.start);
+	arg->name = name;
+	arg->type = (unsigned char)type;
+	/* the declared type when it reads alike: one spelling per tree */
+	if (*argi < p->sc->nargs && same_reading((enum sf_type)type,
+						 (enum sf_type)p->sc->args[*argi].type))
+		arg->type = p->sc->args[*argi].type;
+	if ((rc = next(p)))
+		return rc;
+	if (p->tok.kind != T_RPAREN)
+		return fail(p, &p->tok, -EINVAL, "expected ')' to end the cast, got '%s'",
+			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	return 0;
+}
+
 /* predicate := field op value | field 'in' value
- * field     := ARGNAME | 'arg0' .. 'arg5' */
+ * field     := ARGNAME | 'arg0' .. 'arg5' | TYPE '(' ARGNAME | 'arg0' .. 'arg5' ')'
+ * TYPE      := 'u16' | 'u32' | 's32' | 'u64' | 's64' */
 static int parse_predicate(struct parser *p, uint32_t *out)
 {
 	struct sf_node n = { .kind = SF_N_PRED };
 	struct token at = p->tok;
-	char buf[64];
+	struct sf_sysarg arg = { 0 };
+	char buf[64], castname[32];
 	unsigned i;
-	int argi, rc;
+	int argi = 0, rc, cast;
 
 	if (p->tok.kind != T_IDENT)
 		return fail(p, &p->tok, -EINVAL, "expected an argument name, '!' or '(', got '%s'",
 			    tok_text(p, &p->tok, buf, sizeof(buf)));
-	argi = sf_syscall_arg(p->sc, p->text + p->tok.start, p->tok.len);
-	if (argi < 0)
-		return unknown_argument(p);
+	cast = cast_type(p);
+	if (cast >= 0) {
+		if ((rc = parse_cast(p, cast, &arg, castname, sizeof(castname), &argi)))
+			return rc;
+	} else {
+		argi = sf_syscall_arg(p->sc, p->text + p->tok.start, p->tok.len);
+		if (argi < 0)
+			return unknown_argument(p);
+		arg = p->sc->args[argi];
+	}
 	if ((rc = next(p)))
 		return rc;
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -510,12 +586,12 @@ static int parse_predicate(struct parser *p, uint32_t *out)
 	else
 		return fail(p, &p->tok, -EINVAL,
 			    "expected a comparison (==, !=, <, <=, >, >=, &, in) after '%s', got '%s'",
-			    p->sc->args[argi].name, tok_text(p, &p->tok, buf, sizeof(buf)));
+			    arg.name, tok_text(p, &p->tok, buf, sizeof(buf)));
 	if ((rc = next(p)))
 		return rc;
 	n.arg = (uint8_t)argi;
-	n.type = p->sc->args[argi].type;
-	if ((rc = parse_value(p, &p->sc->args[argi], (unsigned)argi, &n.value)))
+	n.type = arg.type;
+	if ((rc = parse_value(p, &arg, (unsigned)argi, &n.value)))
 		return rc;
 	return new_node(p, &at, n, out);
 }
@@ -740,25 +816,37 @@ static int parse_return(struct parser *p, uint16_t *e)
 	return rc ? rc : parse_errno(p, e);
 }
 
-/* default's rhs := 'kill' | 'log' | 'trap' | 'return' ERRNO */
-static int parse_default(struct parser *p, struct sf_rule *r)
+/* action := 'kill' | 'log' | 'trap' | 'return' ERRNO.  Returns 1 when the
+ * token starts none (nothing read), else 0 or an error. */
+static int parse_action(struct parser *p, uint16_t *action)
 {
 	static const struct {
 		const char *word;
 		uint16_t action;
 	} words[] = { { "kill", SF_ACTION_KILL }, { "log", SF_ACTION_LOG },
 		      { "trap", SF_ACTION_TRAP } };
-	char buf[64];
 	unsigned i;
 
-	r->rhs = SF_RHS_ACTION;
 	if (tok_is(p, "return"))
-		return parse_return(p, &r->action);
+		return parse_return(p, action);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (tok_is(p, words[i].word)) {
-			r->action = words[i].action;
+			*action = words[i].action;
 			return next(p);
 		}
+	return 1;
+}
+
+/* default's rhs := action */
+static int parse_default(struct parser *p, struct sf_rule *r)
+{
+	char buf[64];
+	int rc;
+
+	r->rhs = SF_RHS_ACTION;
+	rc = parse_action(p, &r->action);
+	if (rc <= 0)
+		return rc;
 	return fail(p, &p->tok, -EINVAL,
 		    "expected kill, log, trap or return ERRNO after 'default:', got '%s'",
 		    tok_text(p, &p->tok, buf, sizeof(buf)));
@@ -773,7 +861,7 @@ static const char *directive_text(const struct sf_rule *r)
 	}
 }
 
-/* rhs := '1' | '0' | expr [ 'else' 'return' ERRNO ] | 'return' ERRNO */
+/* rhs := '1' | '0' | expr [ 'else' action ] | action */
 static int parse_rhs(struct parser *p, struct sf_rule *r)
 {
 	char buf[64];
@@ -784,24 +872,26 @@ static int parse_rhs(struct parser *p, struct sf_rule *r)
 	if (p->tok.kind == T_NUM) {
 		if (p->tok.len != 1 || p->tok.num > 1)
 			return fail(p, &p->tok, -EINVAL,
-				    "expected 1 (allow), 0 (remove), return ERRNO or an "
+				    "expected 1 (allow), 0 (remove), an action or an "
 				    "expression, got '%s'", tok_text(p, &p->tok, buf, sizeof(buf)));
 		r->rhs = p->tok.num ? SF_RHS_ALLOW : SF_RHS_REMOVE;
 		return next(p);
 	}
 	if (p->tok.kind == T_END || p->tok.kind == T_EOF)
 		return fail(p, &p->tok, -EINVAL,
-			    "expected 1 (allow), 0 (remove), return ERRNO or an expression after ':'");
+			    "expected 1 (allow), 0 (remove), an action or an expression after ':'");
 	if (r->what == SF_R_ON_NEXT)
 		return fail(p, &p->tok, -EINVAL, "'on_next_syscall' takes only 1 or 0");
-	if (tok_is(p, "return")) {
-		r->rhs = SF_RHS_RETURN;
-		return parse_return(p, &r->action);
-	}
+	/* An argument may not be called kill, log, trap or return: the
+	 * table has none, and these words are actions here. */
+	r->rhs = SF_RHS_RETURN;
+	rc = parse_action(p, &r->action);
+	if (rc <= 0)
+		return rc;
 	if (r->what != SF_R_SYSCALL)
 		return fail(p, &p->tok, -EINVAL,
-			    "%s takes only 1, 0 or return ERRNO, not an expression",
-			    directive_text(r));
+			    "%s takes only 1, 0 or an action (return ERRNO, kill, trap, log), not "
+			    "an expression", directive_text(r));
 	r->rhs = SF_RHS_EXPR;
 	if ((rc = parse_or(p, 0, &r->root)))
 		return rc;
@@ -809,10 +899,12 @@ static int parse_rhs(struct parser *p, struct sf_rule *r)
 		return 0;
 	if ((rc = next(p)))
 		return rc;
-	if (!tok_is(p, "return"))
-		return fail(p, &p->tok, -EINVAL, "expected 'return ERRNO' after 'else', got '%s'",
-			    tok_text(p, &p->tok, buf, sizeof(buf)));
-	return parse_return(p, &r->action);
+	rc = parse_action(p, &r->action);
+	if (rc <= 0)
+		return rc;
+	return fail(p, &p->tok, -EINVAL,
+		    "expected an action (return ERRNO, kill, trap, log) after 'else', got '%s'",
+		    tok_text(p, &p->tok, buf, sizeof(buf)));
 }
 
 static int parse_text(struct parser *parent, uint32_t src, unsigned depth);

@@ -55,26 +55,29 @@ struct sf_node {
 	uint64_t value;
 };
 
-/* One `X: expr [else return E]` rule, kept in F[X] in the order it was
+/* One `X: expr [else ACTION]` rule, kept in F[X] in the order it was
  * applied. */
 struct sf_filter {
 	uint32_t root;   /* node index of the expression */
 	uint32_t line;   /* line of the rule in its source */
 	uint32_t source; /* offset in strings[] of the source's name */
 	uint32_t test;   /* evaluator: first test of this filter (eval.h) */
-	uint16_t fail;   /* what a call it is false of gets: an errno (else
-			    return E), or 0 for the policy's default action */
+	uint16_t fail;   /* what a call it is false of gets: its else action
+			    (an errno or SF_ACTION_KILL, _TRAP, _LOG), or 0
+			    for the policy's default action */
 };
 
 /* What the policy says about one syscall number.  ret and F[nr] never
- * coexist: `X: return E` drops X's filters, `X: expr` sets ret to 0. */
+ * coexist: `X: return E` (or kill, trap, log) drops X's filters, `X: expr`
+ * sets ret to 0. */
 struct sf_sysrule {
 	uint8_t allowed;   /* in S */
 	uint8_t chain;     /* evaluator: not simply allowed, run the tests */
 	uint8_t conj;      /* n > 0: F[nr] is a plain conjunction of n tests
 			      (eval.h's fast path); 0: use the chain */
 	uint16_t nfilters; /* |F[nr]| */
-	uint16_t ret;      /* X: return E -- every call fails with E; 0: runs */
+	uint16_t ret;      /* X: ACTION -- every call gets it (an errno, or
+			      SF_ACTION_KILL, _TRAP, _LOG); 0: they run */
 	uint32_t first;    /* F[nr] is filters[first .. first+nfilters) */
 	uint32_t test;     /* evaluator: the first test of F[nr] (eval.h) */
 };

@@ -45,15 +45,34 @@ static void print_value(struct sf_out *o, const struct sf_node *n)
 		sf_out_u64(o, n->value, n->value > 0xffff ? 16 : 10);
 }
 
+/* A pointer reads as an unsigned 64-bit number. */
+static int reads_alike(enum sf_type a, enum sf_type b)
+{
+	return a == b || ((a == SF_T_U64 || a == SF_T_PTR) && (b == SF_T_U64 || b == SF_T_PTR));
+}
+
+/* The argument's name, in a cast (u64(flags), u64(arg5)) when the tree
+ * reads its register otherwise than its declared type: what a minijail
+ * policy or an OCI profile compares is the whole register. */
 static void print_pred(struct sf_out *o, const struct sf_node *n,
 		       const struct sf_syscall *sc)
 {
-	if (sc && n->arg < sc->nargs) {
+	const int declared = sc && n->arg < sc->nargs;
+	const int cast = !declared || !reads_alike((enum sf_type)sc->args[n->arg].type,
+						   (enum sf_type)n->type);
+
+	if (cast) {
+		sf_out_str(o, sf_type_name(n->type == SF_T_PTR ? SF_T_U64 : (enum sf_type)n->type));
+		sf_out_str(o, "(");
+	}
+	if (declared) {
 		sf_out_str(o, sc->args[n->arg].name);
 	} else {
 		char name[5] = { 'a', 'r', 'g', (char)('0' + n->arg), 0 };
 		sf_out_str(o, name);
 	}
+	if (cast)
+		sf_out_str(o, ")");
 	sf_out_str(o, op_text[n->op]);
 	print_value(o, n);
 }

@@ -69,11 +69,13 @@ unsigned sf_call_action(const struct sf_policy *p, const struct sf_call *c, int 
 	if (d == SF_DENY_UNFOLLOWABLE)
 		return SF_ACTION_KILL;
 	/* SECFILTER_ACTION=log turns every denial into a logged call: the
-	 * default action; the errnos the policy asks for stay. */
+	 * default action, kill and trap; the errnos the policy asks for stay. */
 	if (sf_cfg.action == SF_ACT_LOG)
 		dflt = SF_ACTION_LOG;
 	if (!p || d == SF_DENY_DISPATCH || d == SF_DENY_I386)
 		return dflt;
+	if (sf_cfg.action == SF_ACT_LOG)
+		return sf_action_log_mode(p, (uint64_t)c->nr, d);
 	return sf_action_with(p, (uint64_t)c->nr, d, dflt);
 }
 

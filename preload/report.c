@@ -17,6 +17,7 @@
 #include <sys/un.h>
 
 #include "bpf.h"
+#include "internal.h"
 #include "sf.h"
 #include "unw.h"
 
@@ -142,6 +143,17 @@ static void put_rule(struct sf_buf *b, const struct sf_call *c, int d)
 		sf_putc(b, ':');
 		sf_putu(b, f->line);
 		sf_puts(b, ")\n");
+	} else if (d == SF_RETURN && p && (unsigned long)c->nr < SF_NR_COUNT &&
+		   p->sys[c->nr].ret) {
+		/* X: kill, X: trap, X: log */
+		struct sf_out o = { expr, sizeof expr, 0 };
+		sf_print_action(&o, p->sys[c->nr].ret);
+		sf_out_end(&o);
+		sf_puts(b, "sys_");
+		sf_puts(b, sf_syscall_by_nr(c->nr) ? sf_syscall_by_nr(c->nr)->name : "unknown");
+		sf_puts(b, ": ");
+		sf_puts(b, expr);
+		sf_putc(b, '\n');
 	} else {
 		sf_puts(b, "not in the allowed set\n");
 	}

@@ -12,8 +12,8 @@ uint32_t bpf_sim_expect(const struct sf_policy *p, int64_t nr, const uint64_t ar
 			uint32_t kill_action)
 {
 	int d = sf_decide(p, (uint64_t)nr, args);
-	unsigned dflt = kill_action == SECCOMP_RET_LOG ? SF_ACTION_LOG : p->dflt;
-	unsigned a = sf_action_with(p, (uint64_t)nr, d, dflt);
+	unsigned a = kill_action == SECCOMP_RET_LOG ? sf_action_log_mode(p, (uint64_t)nr, d)
+						    : sf_action(p, (uint64_t)nr, d);
 
 	switch (a) {
 	case SF_ACTION_RUN: return SECCOMP_RET_ALLOW;

@@ -324,9 +324,36 @@ static void narrowing_with_actions(void **state)
 	expect_narrowing(cur, "open: return EACCES");
 	expect_narrowing(cur, "close: 0");
 	expect_narrowing(cur, "default: return EPERM");
-	expect_widening(cur, "read: 0", "sys_read: 0 would give calls that now fail with an errno "
-			"the default action, log");
+	expect_widening(cur, "read: 0", "sys_read: 0 would give the default action, log, to "
+			"calls that now fail with an errno");
 	expect_widening(cur, "write: 0", "the default action, log");
+	sf_policy_free(cur);
+
+	/* kill, trap and log as a syscall's action and as else */
+	cur = t_parse(NULL, "*: 1; read: log; write: fd == 1 else trap; close: kill; open: trap");
+	expect_narrowing(cur, "read: return EPERM");          /* log -> errno */
+	expect_narrowing(cur, "read: trap; read: kill");      /* -> trap -> kill */
+	expect_narrowing(cur, "write: kill");                 /* trap, run -> kill */
+	expect_narrowing(cur, "write: count < 9 else log");   /* run -> log */
+	expect_narrowing(cur, "open: kill");
+	expect_narrowing(cur, "uname: log");                  /* run -> log */
+	expect_widening(cur, "read: 1", "every call of sys_read gets log in the running policy; "
+			"its calls would run");
+	expect_widening(cur, "write: log", "calls of sys_write that its filters deny would run, "
+			"logged instead of getting SIGSYS");
+	expect_widening(cur, "close: return EPERM", "would fail with an errno instead of being "
+			"killed");
+	expect_widening(cur, "open: log", "instead of getting SIGSYS");
+	expect_widening(cur, "close: fd == 1", "every call of sys_close gets kill");
+	sf_policy_free(cur);
+	cur = t_parse(NULL, "default: trap; read: kill; write: log; close: fd == 0 else kill");
+	expect_widening(cur, "read: 0", "sys_read: 0 would give the default action, trap, to "
+			"calls that now are killed");
+	expect_widening(cur, "close: 0", "to calls that now are killed");
+	expect_narrowing(cur, "write: 0");                    /* log -> trap */
+	expect_widening(cur, "uname: log", "sys_uname is not in the allowed set, and log is "
+			"weaker than the default action");
+	expect_narrowing(cur, "uname: kill");
 	sf_policy_free(cur);
 
 	/* pending: anything goes, as before */
@@ -402,10 +429,11 @@ static void bad_trees_fail_closed(void **state)
 		{ { .what = SF_R_GROUP, .nr = 999, .rhs = SF_RHS_ALLOW }, { 0 }, "no such group" },
 		{ { .what = 9, .rhs = SF_RHS_ALLOW }, { 0 }, "a bad rule" },
 		{ { .what = SF_R_SYSCALL, .rhs = 9 }, { 0 }, "a bad rule" },
-		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_RETURN, .action = 0 }, { 0 }, "return takes" },
-		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_RETURN, .action = SF_ACTION_KILL }, { 0 },
-		  "return takes" },
-		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR, .action = SF_ACTION_TRAP }, { 0 },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_RETURN, .action = 0 }, { 0 },
+		  "an action is kill, trap, log or an errno" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_RETURN, .action = 0x2000 }, { 0 },
+		  "an action is" },
+		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR, .action = 0x1003 }, { 0 },
 		  "else takes" },
 		{ { .what = SF_R_SYSCALL, .rhs = SF_RHS_EXPR, .root = 5 }, { 0 }, "a bad expression" },
 		{ { .what = SF_R_ALL, .rhs = SF_RHS_EXPR }, { 0 }, "a bad expression" },

@@ -157,14 +157,25 @@ static void put_value(struct gen *g, enum sf_type t, uint64_t v)
 	put(g, "%#" PRIx64, pattern);
 }
 
+/* A predicate on an argument by name or argN, or on a register read as
+ * another type (a cast: what minijail and OCI profiles compare), any of
+ * the six for a syscall without arguments. */
 static void gen_pred(struct gen *g, const struct sf_syscall *sc)
 {
 	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&", "in" };
-	unsigned arg = below(sc->nargs);
-	enum sf_type t = (enum sf_type)sc->args[arg].type;
+	static const char *const casts[] = { "u16", "u32", "s32", "u64", "s64" };
+	static const enum sf_type cast_types[] = { SF_T_U16, SF_T_U32, SF_T_S32, SF_T_U64,
+						   SF_T_S64 };
+	int cast = sc->nargs == 0 || below(6) == 0;
+	unsigned arg = below(cast ? SF_MAX_ARGS : sc->nargs), c = below(5);
+	enum sf_type t = cast ? cast_types[c] : (enum sf_type)sc->args[arg].type;
 	uint64_t v = sf_normalize(biased(), t);
 
-	if (below(4) == 0)
+	if (cast && arg < sc->nargs && below(2))
+		put(g, "%s(%s) ", casts[c], sc->args[arg].name);
+	else if (cast)
+		put(g, "%s(arg%u) ", casts[c], arg);
+	else if (below(4) == 0)
 		put(g, "arg%u ", arg);
 	else
 		put(g, "%s ", sc->args[arg].name);
@@ -233,8 +244,6 @@ static void gen_giant(struct gen *g)
 		const struct sf_syscall *sc = pick(g);
 		unsigned terms = 100 + below(300);
 
-		if (sc->nargs == 0)
-			continue;
 		put(g, "%s: ", sc->name);
 		for (j = 0; j < terms; j++) {
 			if (j)
@@ -249,6 +258,19 @@ static void gen_giant(struct gen *g)
 		}
 		put(g, "\n");
 	}
+}
+
+/* An action of a rule: return E, and, but in the live pass (which tells
+ * outcomes by their errno), kill, trap and log. */
+static void put_action(struct gen *g)
+{
+	static const char *const a[] = { "kill", "trap", "log" };
+	unsigned r = below(6);
+
+	if (g->live || r >= 3)
+		put(g, "return "), put_errno(g);
+	else
+		put(g, "%s", a[r]);
 }
 
 /* size: how many rules, roughly; depth: of each expression. */
@@ -279,16 +301,16 @@ static void gen_policy(struct gen *g, unsigned size, int depth)
 		unsigned r = below(10);
 
 		if (r == 2) {
-			put(g, "%s: return ", sc->name);
-			put_errno(g);
+			put(g, "%s: ", sc->name);
+			put_action(g);
 			put(g, "\n");
-		} else if (r < 2 || sc->nargs == 0) {
+		} else if (r < 2 || (sc->nargs == 0 && r < 5)) {
 			put(g, "%s: %s\n", sc->name, r == 0 ? "0" : "1");
 		} else {
 			put(g, "%s: ", sc->name);
 			gen_expr(g, sc, below((unsigned)depth + 1));
 			if (below(3) == 0)
-				put(g, " else return "), put_errno(g);
+				put(g, " else "), put_action(g);
 			put(g, "\n");
 		}
 	}

@@ -385,6 +385,75 @@ static void argn_names(void **state)
 	sf_policy_free(p);
 }
 
+/* A cast reads the whole register (or a part of it) whatever the
+ * argument's declared type: what minijail and OCI profiles compare, and
+ * the canonical form keeps it, so that their meaning survives printing. */
+static void casts_read_the_register(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "read: u64(fd) == 0x100000001 || u16(count) == 7\n"
+					    "getpid: u64(arg2) > 5; lseek: s32(offset) < 0\n"
+					    "write: u32(fd) == 1 && u64(buf) != 0; close: s64(arg5) >= -1");
+
+	(void)state;
+	ALLOWED(p, READ, 0x100000001ull, 0, 0, 0);
+	DENIED(p, READ, 1, 0, 0, 0);                /* fd 1, but not the register */
+	ALLOWED(p, READ, 2, 0, 0x50007, 0);         /* the low 16 bits of count */
+	ALLOWED(p, GETPID, 0, 0, 6, 0);             /* a syscall without arguments */
+	DENIED(p, GETPID, 0, 0, 5, 0);
+	ALLOWED(p, LSEEK, 0, 0xffffffff, 0, 0);     /* the low word is negative */
+	DENIED(p, LSEEK, 0, 0xffffffff00000000ull, 0, 0);
+	ALLOWED(p, WRITE, 0x700000001ull, 1, 0, 0); /* u32 is fd's own type */
+	/* casts to the declared type vanish; u64 of a pointer is the pointer */
+	assert_string_equal(t_print(p),
+			    "sys_read: u64(fd) == 0x100000001 || u16(count) == 7\n"
+			    "sys_write: fd == 1 && buf != 0\n"
+			    "sys_close: s64(arg5) >= -1\n"
+			    "sys_lseek: s32(offset) < 0\n"
+			    "sys_getpid: u64(arg2) > 5\n");
+	sf_policy_free(p);
+}
+
+/* kill, trap and log for every call of a syscall, and after else. */
+static void actions_of_rules(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "default: return EPERM; read: kill; write: log\n"
+					    "close: fd == 0 else trap; lseek: fd == 1 else log\n"
+					    "mmap: prot == 2 else kill; @aio: trap; getpid: return EACCES");
+
+	(void)state;
+	assert_int_equal(t_action(p, READ, 0, 0, 0, 0), SF_ACTION_KILL);
+	assert_int_equal(t_action(p, WRITE, 0, 0, 0, 0), SF_ACTION_LOG);
+	assert_int_equal(t_action(p, CLOSE, 0, 0, 0, 0), SF_ACTION_RUN);
+	assert_int_equal(t_action(p, CLOSE, 1, 0, 0, 0), SF_ACTION_TRAP);
+	assert_int_equal(t_action(p, LSEEK, 2, 0, 0, 0), SF_ACTION_LOG);
+	assert_int_equal(t_action(p, MMAP, 0, 0, 3, 0), SF_ACTION_KILL);
+	assert_int_equal(t_action(p, GETPID, 0, 0, 0, 0), EACCES);
+	assert_int_equal(t_action(p, 206, 0, 0, 0, 0), SF_ACTION_TRAP); /* io_setup */
+	assert_int_equal(t_action(p, 39 + 1, 0, 0, 0, 0), EPERM);
+	assert_string_equal(t_print(p),
+			    "default: return EPERM\n"
+			    "sys_read: kill\n"
+			    "sys_write: log\n"
+			    "sys_close: fd == 0 else trap\n"
+			    "sys_lseek: fd == 1 else log\n"
+			    "sys_mmap: prot == 2 else kill\n"
+			    "sys_getpid: return EACCES\n"
+			    "sys_io_setup: trap\n"
+			    "sys_io_destroy: trap\n"
+			    "sys_io_getevents: trap\n"
+			    "sys_io_submit: trap\n"
+			    "sys_io_cancel: trap\n"
+			    "sys_io_pgetevents: trap\n"
+			    "sys_io_uring_setup: trap\n"
+			    "sys_io_uring_enter: trap\n"
+			    "sys_io_uring_register: trap\n");
+	sf_policy_free(p);
+	/* the words are actions only where an action may stand */
+	p = t_parse(NULL, "kill: kill");
+	assert_int_equal(t_action(p, 62, 0, 0, 0, 0), SF_ACTION_KILL);
+	sf_policy_free(p);
+}
+
 /* ---- errors: kind, line, column, caret ---- */
 
 struct error_case {
@@ -404,8 +473,8 @@ static void errors_at_exact_positions(void **state)
 		{ "xyzzyplugh: 1", -EINVAL, 1, 1, "unknown syscall 'xyzzyplugh'" },
 		{ "999: 1", -EINVAL, 1, 1, "no x86-64 syscall has number 999" },
 		{ "read 1", -EINVAL, 1, 6, "expected ':' after 'read', got '1'" },
-		{ "read:", -EINVAL, 1, 6, "expected 1 (allow), 0 (remove), return ERRNO or an expression after ':'" },
-		{ "read: 2", -EINVAL, 1, 7, "expected 1 (allow), 0 (remove), return ERRNO or an expression, got '2'" },
+		{ "read:", -EINVAL, 1, 6, "expected 1 (allow), 0 (remove), an action or an expression after ':'" },
+		{ "read: 2", -EINVAL, 1, 7, "expected 1 (allow), 0 (remove), an action or an expression, got '2'" },
 		{ "read: fd", -EINVAL, 1, 9, "expected a comparison" },
 		{ "read: fd =", -EINVAL, 1, 10, "unexpected character '='" },
 		{ "read: fd == ", -EINVAL, 1, 13, "expected a number or a constant" },
@@ -422,13 +491,24 @@ static void errors_at_exact_positions(void **state)
 		{ "openat: flags & O_WRONGLY", -EINVAL, 1, 17, "unknown constant 'O_WRONGLY' (did you mean 'O_WRONLY'?)" },
 		{ "getpid: arg0 == 1", -EINVAL, 1, 9, "sys_getpid takes no arguments" },
 		{ "read: arg3 == 1", -EINVAL, 1, 7, "unknown argument 'arg3'" },
-		{ "*: fd == 1", -EINVAL, 1, 4, "'*' takes only 1, 0 or return ERRNO" },
+		{ "*: fd == 1", -EINVAL, 1, 4, "'*' takes only 1, 0 or an action" },
 		{ "on_next_syscall: arg0 == 1", -EINVAL, 1, 18, "'on_next_syscall' takes only 1 or 0" },
 		{ "read: 1\n\n  write: 1 $", -EINVAL, 3, 12, "unexpected character '$'" },
 		{ "read: 1 # \xc3\xa9\nwrite: \xc3\xa9", -EINVAL, 2, 8, "unexpected byte 0xc3" },
 		{ ": 1", -EINVAL, 1, 1, "expected a syscall name, '*', '@GROUP', 'default' or 'on_next_syscall'" },
 		{ "read: fd == 1 ||", -EINVAL, 1, 17, "expected an argument name" },
 		{ "read: fd == --1", -EINVAL, 1, 14, "expected a number or a constant, got '-'" },
+		/* casts and actions */
+		{ "read: u64(fdd) == 1", -EINVAL, 1, 11, "unknown argument 'fdd' for sys_read (a cast takes an argument name or arg0..arg5)" },
+		{ "read: u64(arg6) == 1", -EINVAL, 1, 11, "unknown argument 'arg6'" },
+		{ "read: u64(fd == 1", -EINVAL, 1, 14, "expected ')' to end the cast, got '=='" },
+		{ "read: u64() == 1", -EINVAL, 1, 11, "expected an argument name in the cast, got ')'" },
+		{ "read: u16(fd) == 70000", -EINVAL, 1, 18, "value does not fit 'u16(fd)', a 16-bit argument" },
+		{ "read: s32(count) == 2147483648", -EINVAL, 1, 21, "2147483648 is above the range of 's32(count)'" },
+		{ "read: arg5 == 1", -EINVAL, 1, 7, "unknown argument 'arg5'" },
+		{ "read: u8(fd) == 1", -EINVAL, 1, 7, "unknown argument 'u8'" },
+		{ "read: fd == 1 else kil", -EINVAL, 1, 20, "expected an action (return ERRNO, kill, trap, log) after 'else', got 'kil'" },
+		{ "read: trap fd", -EINVAL, 1, 12, "unexpected 'fd' after the rule" },
 		/* language v2 */
 		{ "read: return", -EINVAL, 1, 13, "expected an error name (EPERM, ENOSYS, ...) or number after 'return', got 'end of text'" },
 		{ "read: return EPRM", -EINVAL, 1, 14, "unknown error name 'EPRM' (did you mean 'EPERM'?)" },
@@ -437,7 +517,7 @@ static void errors_at_exact_positions(void **state)
 		{ "read: return 0", -EINVAL, 1, 14, "0 is not an error number" },
 		{ "read: return -1", -EINVAL, 1, 14, "expected an error name" },
 		{ "read: return EPERM fd", -EINVAL, 1, 20, "unexpected 'fd' after the rule (expected ';' or a new line)" },
-		{ "read: fd == 1 else", -EINVAL, 1, 19, "expected 'return ERRNO' after 'else', got 'end of text'" },
+		{ "read: fd == 1 else", -EINVAL, 1, 19, "expected an action (return ERRNO, kill, trap, log) after 'else', got 'end of text'" },
 		{ "read: fd == 1 else return", -EINVAL, 1, 26, "expected an error name" },
 		{ "read: fd == 1 junk", -EINVAL, 1, 15, "(expected '||', '&&', 'else', ';' or a new line)" },
 		{ "read: fd in", -EINVAL, 1, 12, "expected a number or a constant" },
@@ -446,8 +526,8 @@ static void errors_at_exact_positions(void **state)
 		{ "default: fd == 1", -EINVAL, 1, 10, "expected kill, log, trap or return ERRNO" },
 		{ "default: return", -EINVAL, 1, 16, "expected an error name" },
 		{ "on_next_syscall: return EPERM", -EINVAL, 1, 18, "'on_next_syscall' takes only 1 or 0" },
-		{ "*: fd == 1 else return EPERM", -EINVAL, 1, 4, "'*' takes only 1, 0 or return ERRNO" },
-		{ "@file-system: fd == 1", -EINVAL, 1, 15, "a group takes only 1, 0 or return ERRNO, not an expression" },
+		{ "*: fd == 1 else return EPERM", -EINVAL, 1, 4, "'*' takes only 1, 0 or an action" },
+		{ "@file-system: fd == 1", -EINVAL, 1, 15, "a group takes only 1, 0 or an action (return ERRNO, kill, trap, log), not an expression" },
 		{ "@file-sytem: 1", -EINVAL, 1, 1, "unknown group '@file-sytem' (did you mean '@file-system'?)" },
 		{ "@zzzzzzzz: 1", -EINVAL, 1, 1, "unknown group '@zzzzzzzz' (see `secfilter syscalls --groups`)" },
 		{ "@: 1", -EINVAL, 1, 1, "expected a group name or 'include' after '@'" },
@@ -754,6 +834,8 @@ int main(void)
 		cmocka_unit_test(same_bits_same_value),
 		cmocka_unit_test(pointers_compare_as_numbers),
 		cmocka_unit_test(argn_names),
+		cmocka_unit_test(casts_read_the_register),
+		cmocka_unit_test(actions_of_rules),
 		cmocka_unit_test(errors_at_exact_positions),
 		cmocka_unit_test(error_shows_line_and_caret),
 		cmocka_unit_test(caret_follows_tabs),

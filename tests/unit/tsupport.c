@@ -92,11 +92,28 @@ static void random_expr(char *buf, size_t cap, size_t *n, const struct sf_syscal
 	uint64_t r = t_rnd(rng);
 
 	if (depth == 0 || r % 3 == 0) {
-		unsigned a = (unsigned)(t_rnd(rng) % sc->nargs);
-		char value[32];
-		random_value(value, sizeof(value), &sc->args[a], rng);
-		*n += (size_t)snprintf(buf + *n, cap - *n, "%s %s %s",
-				       r & 8 ? sc->args[a].name : (char[]){ 'a', 'r', 'g', (char)('0' + a), 0 },
+		static const char *const casts[] = { "u16", "u32", "s32", "u64", "s64" };
+		static const enum sf_type cast_types[] = { SF_T_U16, SF_T_U32, SF_T_S32,
+							   SF_T_U64, SF_T_S64 };
+		unsigned a = (unsigned)(t_rnd(rng) % (sc->nargs ? sc->nargs : SF_MAX_ARGS));
+		unsigned c = (unsigned)(t_rnd(rng) % 5);
+		char value[32], field[40];
+		struct sf_sysarg arg = sc->nargs ? sc->args[a] : (struct sf_sysarg){ "arg0", SF_T_U64 };
+
+		if (sc->nargs && r & 8)
+			snprintf(field, sizeof field, "%s", sc->args[a].name);
+		else
+			snprintf(field, sizeof field, "arg%u", a);
+		/* the register read as another type: casts, and any argN */
+		if (!sc->nargs || r % 5 == 1) {
+			char plain[24];
+			memcpy(plain, field, sizeof plain - 1);
+			plain[sizeof plain - 1] = '\0';
+			snprintf(field, sizeof field, "%s(%s)", casts[c], plain);
+			arg.type = (unsigned char)cast_types[c];
+		}
+		random_value(value, sizeof(value), &arg, rng);
+		*n += (size_t)snprintf(buf + *n, cap - *n, "%s %s %s", field,
 				       ops[t_rnd(rng) % 8], value);
 	} else if (r % 3 == 1) {
 		*n += (size_t)snprintf(buf + *n, cap - *n, "!(");
@@ -149,22 +166,21 @@ void t_random_policy(char *text, size_t cap, uint64_t *rng, unsigned rules)
 			const char *what = r == 1 ? "*" : sf_groups[t_rnd(rng) % sf_group_count].name;
 			unsigned k = (unsigned)(t_rnd(rng) % 3);
 			if (k == 2)
-				n += (size_t)snprintf(text + n, cap - n, "%s: return %s\n", what,
-						      random_errno(rng));
+				n += (size_t)snprintf(text + n, cap - n, "%s: %s\n", what,
+						      random_action(rng));
 			else
 				n += (size_t)snprintf(text + n, cap - n, "%s: %u\n", what, k);
 			continue;
 		}
 		n += (size_t)snprintf(text + n, cap - n, "sys_%s: ", sc->name);
 		if (r < 7)
-			n += (size_t)snprintf(text + n, cap - n, "return %s", random_errno(rng));
-		else if (sc->nargs == 0 || t_rnd(rng) % 4 == 0)
+			n += (size_t)snprintf(text + n, cap - n, "%s", random_action(rng));
+		else if (t_rnd(rng) % 4 == 0)
 			n += (size_t)snprintf(text + n, cap - n, "%d", (int)(t_rnd(rng) % 2));
 		else {
 			random_expr(text, cap - 256, &n, sc, 4, rng);
 			if (t_rnd(rng) % 3 == 0)
-				n += (size_t)snprintf(text + n, cap - n, " else return %s",
-						      random_errno(rng));
+				n += (size_t)snprintf(text + n, cap - n, " else %s", random_action(rng));
 		}
 		n += (size_t)snprintf(text + n, cap - n, "\n");
 	}
