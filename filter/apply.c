@@ -807,11 +807,23 @@ int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
 	return rc;
 }
 
-int sf_policy_apply_src(const struct sf_policy *cur, const char *source, int how,
-			const char *text, size_t len, struct sf_policy **out,
-			struct sf_error *err)
+enum sf_syntax sf_syntax_of(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n > 7 && strcmp(path + n - 7, ".policy") == 0)
+		return SF_SYNTAX_MINIJAIL;
+	if (n > 5 && strcmp(path + n - 5, ".json") == 0)
+		return SF_SYNTAX_OCI;
+	return SF_SYNTAX_SECFILTER;
+}
+
+int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int how,
+			   enum sf_syntax syntax, const char *text, size_t len,
+			   struct sf_policy **out, struct sf_error *err)
 {
 	struct sf_ast ast;
+	char release[128];
 	uint32_t src;
 	int rc;
 
@@ -820,14 +832,31 @@ int sf_policy_apply_src(const struct sf_policy *cur, const char *source, int how
 	err->text[0] = '\0';
 	sf_ast_init(&ast);
 	rc = sf_ast_src(&ast, source, text, len, &src);
-	if (rc)
+	if (rc) {
 		sf_error_at(err, rc, source, text, len, 0, 0, 0, "out of memory");
-	else
+	} else if (syntax == SF_SYNTAX_MINIJAIL) {
+		rc = sf_minijail_parse(&ast, src, how, err);
+	} else if (syntax == SF_SYNTAX_OCI) {
+		rc = sf_kernel_release(release, sizeof(release));
+		if (rc)
+			sf_error_at(err, rc, source, NULL, 0, 0, 0, 0,
+				    "cannot tell the kernel's release (uname) for minKernel");
+		else
+			rc = sf_oci_parse(&ast, src, release, err);
+	} else {
 		rc = sf_parse(&ast, src, how, err);
+	}
 	if (!rc)
 		rc = sf_policy_apply_ast(cur, &ast, out, err);
 	sf_ast_free(&ast);
 	return rc;
+}
+
+int sf_policy_apply_src(const struct sf_policy *cur, const char *source, int how,
+			const char *text, size_t len, struct sf_policy **out,
+			struct sf_error *err)
+{
+	return sf_policy_apply_syntax(cur, source, how, SF_SYNTAX_SECFILTER, text, len, out, err);
 }
 
 int sf_policy_apply(const struct sf_policy *cur, const char *source,

@@ -94,6 +94,19 @@ struct sf_ast {
  * err filled in. */
 int sf_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err);
 
+/* Front ends for other syntaxes: they read source src of ast (added with
+ * sf_ast_src) into rules of ast, as sf_parse does.  Same contract.
+ *
+ * A minijail policy file, as minijail's compile_seccomp_policy.py reads
+ * it (filter/minijail.c); how as for sf_parse (its @include and
+ * @frequency paths are relative to the file). */
+int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err);
+/* An OCI seccomp profile, as Docker and runc with libseccomp read it for
+ * an x86-64 container without added capabilities (filter/oci.c);
+ * kernel_release is what minKernel is compared with ("6.18.44-..."). */
+int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
+		 struct sf_error *err);
+
 /* Building a tree without text.  Each returns 0, -ENOMEM, or -E2BIG past
  * the limits (MAX_NODES, MAX_RULES), with no message: the caller knows
  * where it was and says so (sf_error_src).  Nodes are children first; a

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "mem.h"
@@ -81,5 +83,16 @@ int sf_file_id(const char *path, uint64_t id[2])
 		return -errno;
 	id[0] = (uint64_t)st.st_dev;
 	id[1] = (uint64_t)st.st_ino;
+	return 0;
+}
+
+int sf_kernel_release(char *buf, size_t cap)
+{
+	struct utsname u;
+
+	if (cap == 0 || uname(&u) < 0)
+		return cap ? -errno : -EINVAL;
+	strncpy(buf, u.release, cap - 1);
+	buf[cap - 1] = '\0';
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* Where the policy engine gets its memory, and the files it @includes.
+/* Where the policy engine gets its memory, the files it @includes, and
+ * the kernel release an OCI profile may ask about.
  *
  * The engine runs in two very different homes: the secfilter tool and the
  * tests, where malloc is fine, and libsecfilter.so, which lives inside other
@@ -28,5 +29,9 @@ int sf_file_read(const char *path, size_t max, char **text, size_t *len, size_t 
 		 uint64_t id[2]);
 /* The device and inode of path; 0 or -errno. */
 int sf_file_id(const char *path, uint64_t id[2]);
+
+/* The running kernel's release ("6.18.44-..."), NUL-terminated in buf:
+ * what an OCI profile's minKernel is compared with.  0 or -errno. */
+int sf_kernel_release(char *buf, size_t cap);
 
 #endif

@@ -146,6 +146,19 @@ int sf_policy_apply_src(const struct sf_policy *cur, const char *source, int how
 			const char *text, size_t len, struct sf_policy **out,
 			struct sf_error *err);
 
+/* The syntaxes a policy may be written in: secfilter's own, a minijail
+ * policy file, an OCI seccomp profile (secfilter(7)). */
+enum sf_syntax { SF_SYNTAX_SECFILTER, SF_SYNTAX_MINIJAIL, SF_SYNTAX_OCI };
+
+/* The syntax a file name says: `.policy` minijail, `.json` OCI, anything
+ * else secfilter's. */
+enum sf_syntax sf_syntax_of(const char *path);
+
+/* sf_policy_apply_src for text in any syntax. */
+int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int how,
+			   enum sf_syntax syntax, const char *text, size_t len,
+			   struct sf_policy **out, struct sf_error *err);
+
 void sf_policy_free(struct sf_policy *p);
 
 /* The canonical text of SPEC §3: "on_next_syscall: 1" first when pending,

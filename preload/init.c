@@ -251,8 +251,12 @@ static const struct sf_policy *load_policy(const struct env_in *e)
 		len = sf_strlen(text);
 	}
 	sf_memset(&err, 0, sizeof err);
-	r = sf_policy_apply_src(NULL, source, e->policy_file ? SF_SRC_FILE : SF_SRC_TEXT, text,
-				len, &p, &err);
+	/* A file's name says its syntax: a minijail .policy file, an OCI
+	 * .json profile, or secfilter's language (secfilter(7)). */
+	r = sf_policy_apply_syntax(NULL, source, e->policy_file ? SF_SRC_FILE : SF_SRC_TEXT,
+				   e->policy_file ? sf_syntax_of(e->policy_file)
+						  : SF_SYNTAX_SECFILTER,
+				   text, len, &p, &err);
 	if (buf)
 		sf_unpages(buf, cap);
 	if (r < 0)

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 
 #include "mem.h"
 #include "sf.h"
@@ -194,5 +195,21 @@ int sf_file_id(const char *path, uint64_t id[2])
 		return (int)r;
 	id[0] = (uint64_t)st.st_dev;
 	id[1] = (uint64_t)st.st_ino;
+	return 0;
+}
+
+int sf_kernel_release(char *buf, size_t cap)
+{
+	struct utsname u;
+	long r = sf_sys(SYS_uname, (long)&u, 0, 0, 0, 0, 0);
+	size_t i;
+
+	if (r < 0)
+		return (int)r;
+	if (cap == 0)
+		return -EINVAL;
+	for (i = 0; i + 1 < cap && u.release[i]; i++)
+		buf[i] = u.release[i];
+	buf[i] = '\0';
 	return 0;
 }

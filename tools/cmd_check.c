@@ -8,25 +8,28 @@
 #include "secfilter.h"
 
 static const char usage[] =
-	"Usage: secfilter check [-q] [-e TEXT | FILE]...\n"
+	"Usage: secfilter check [-q] [--syntax=SYNTAX] [-e TEXT | FILE]...\n"
 	"Validate each policy FILE ('-' is standard input) and each TEXT, and\n"
 	"print it in canonical form, under a '# FILE' header when there are\n"
 	"several (TEXTs first, in order, named <command-line>).\n\n"
 	"  -e, --expr=TEXT  a policy given as text: 'read: fd == 0; exit_group: 1'\n"
 	"  -q, --quiet      do not print the policies (errors are still reported)\n"
+	"      --syntax=SYNTAX  secfilter, minijail (a minijail .policy file) or oci\n"
+	"                   (an OCI/Docker seccomp profile); by default a FILE's name\n"
+	"                   says: .policy minijail, .json oci, else secfilter\n"
 	"  -h, --help       show this help\n"
 	"  -V, --version    print the version\n\n"
 	"Exit status: 0 all valid, 1 some file invalid or unreadable, 2 usage.\n";
 
 /* Checks a FILE or, file NULL, a TEXT.  Returns its status: 0 valid, or
  * what policy_in_* returned. */
-static int check_one(const char *file, const char *expr, int quiet, int header)
+static int check_one(const char *file, const char *expr, int quiet, int header, int syntax)
 {
 	struct policy_in in;
 	struct sf_policy *p;
 	int r;
 
-	r = policy_in_load(&in, "check", file, expr);
+	r = policy_in_load(&in, "check", file, expr, syntax);
 	if (r)
 		return r;
 	r = policy_in_parse(&in, &p);
@@ -52,9 +55,10 @@ int cmd_check(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "expr", required_argument, NULL, 'e' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "syntax", required_argument, NULL, 'S' },
 		TOOL_COMMON_LONGOPTS,
 	};
-	int quiet = 0, worst = 0, o, i, n, nexprs = 0, stdin_seen = 0;
+	int quiet = 0, worst = 0, o, i, n, nexprs = 0, stdin_seen = 0, syntax = SYNTAX_BY_NAME;
 	const char **exprs = xmalloc((size_t)argc * sizeof(*exprs));
 
 	while ((o = getopt_long(argc, argv, ":e:qhV", opts, NULL)) != -1) {
@@ -64,6 +68,14 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'S':
+			syntax = syntax_by_name(optarg);
+			if (syntax < 0) {
+				free(exprs);
+				return tool_usage_err("check", "check: unknown syntax '%s' (secfilter, "
+						      "minijail or oci)", optarg);
+			}
 			break;
 		default:
 			free(exprs);
@@ -77,8 +89,8 @@ int cmd_check(int argc, char **argv)
 	if (n <= 0)
 		worst = tool_usage_err("check", "check: no FILE or -e TEXT given");
 	for (i = 0; i < nexprs + argc - optind && worst != EX_SF_USAGE; i++) {
-		int r = i < nexprs ? check_one(NULL, exprs[i], quiet, n > 1)
-				   : check_one(argv[optind + i - nexprs], NULL, quiet, n > 1);
+		int r = i < nexprs ? check_one(NULL, exprs[i], quiet, n > 1, syntax)
+				   : check_one(argv[optind + i - nexprs], NULL, quiet, n > 1, syntax);
 		/* A failure of secfilter itself outranks an invalid policy. */
 		if (r > worst)
 			worst = r;

@@ -133,8 +133,10 @@ int cmd_compile(int argc, char **argv)
 		{ "expr", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "syntax", required_argument, NULL, 'S' },
 		TOOL_COMMON_LONGOPTS,
 	};
+	int syntax = SYNTAX_BY_NAME;
 	const char *file = NULL, *expr = NULL, *output = NULL;
 	enum format fmt = FMT_DISASM;
 	struct sock_filter *prog;
@@ -159,13 +161,19 @@ int cmd_compile(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'S':
+			syntax = syntax_by_name(optarg);
+			if (syntax < 0)
+				return tool_usage_err("compile", "compile: unknown syntax '%s' "
+						      "(secfilter, minijail or oci)", optarg);
+			break;
 		default:
 			return tool_common_option("compile", o, argv, usage);
 		}
 	}
 	if (optind < argc)
 		return tool_usage_err("compile", "compile: unexpected argument '%s'", argv[optind]);
-	r = policy_in_load(&in, "compile", file, expr);
+	r = policy_in_load(&in, "compile", file, expr, syntax);
 	if (r)
 		return r;
 	r = policy_in_parse(&in, &p);

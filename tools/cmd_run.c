@@ -65,10 +65,12 @@
 extern char **environ;
 
 static const char usage[] =
-	"Usage: secfilter run [-p FILE | -e TEXT] [--trusted | --interpose] [--log] -- PROG [ARG...]\n"
+	"Usage: secfilter run [-p FILE | -e TEXT] [--syntax=SYNTAX] [--trusted | --interpose] [--log]\n"
+	"                     -- PROG [ARG...]\n"
 	"Run PROG under a policy and exit with its status.\n\n"
 	"  -p, --policy=FILE  the policy file ('-' is standard input)\n"
 	"  -e, --expr=TEXT    the policy text itself\n"
+	"      --syntax=SYNTAX  secfilter, minijail or oci (see secfilter check)\n"
 	"  -t, --trusted      kernel seccomp filter (the default for static PROG)\n"
 	"  -i, --interpose    the preload library (the default for dynamic PROG)\n"
 	"  -l, --log          report violations and let them proceed\n"
@@ -94,6 +96,7 @@ struct kill {
 
 struct run {
 	const char *file, *expr;
+	int syntax;        /* --syntax, or SYNTAX_BY_NAME */
 	enum mode mode;
 	int mode_explicit;
 	int log;
@@ -141,10 +144,12 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "trusted", no_argument, NULL, 't' },
 		{ "interpose", no_argument, NULL, 'i' },
 		{ "log", no_argument, NULL, 'l' },
+		{ "syntax", required_argument, NULL, 'S' },
 		TOOL_COMMON_LONGOPTS,
 	};
 	int o, rc;
 
+	r->syntax = SYNTAX_BY_NAME;
 	if ((rc = parse_env_defaults(r)))
 		return rc;
 	while ((o = getopt_long(argc, argv, "+:p:e:tilhV", opts, NULL)) != -1) {
@@ -165,6 +170,12 @@ static int parse_args(struct run *r, int argc, char **argv)
 			break;
 		case 'l':
 			r->log = 1;
+			break;
+		case 'S':
+			r->syntax = syntax_by_name(optarg);
+			if (r->syntax < 0)
+				return tool_usage_err("run", "run: unknown syntax '%s' (secfilter, "
+						      "minijail or oci)", optarg);
 			break;
 		default:
 			return tool_common_option("run", o, argv, usage);
@@ -833,10 +844,11 @@ static int prepare(struct run *r, int argc, char **argv)
 
 	if ((rc = parse_args(r, argc, argv)))
 		return rc;
-	if ((rc = policy_in_load(&r->in, "run", r->file, r->expr)))
+	if ((rc = policy_in_load(&r->in, "run", r->file, r->expr, r->syntax)))
 		return rc;
 	if ((rc = policy_in_parse(&r->in, &r->policy)))
 		return rc;
+	policy_in_for_library(&r->in, r->policy);
 	rc = resolve_prog(r->name, &r->path);
 	if (rc) {
 		tool_perr("run: %s", r->name);

@@ -65,12 +65,22 @@ static int load_file(struct policy_in *in, const char *cmd, const char *file)
 	return 0;
 }
 
-int policy_in_load(struct policy_in *in, const char *cmd, const char *file,
+int syntax_by_name(const char *name)
+{
+	if (strcmp(name, "secfilter") == 0)
+		return SF_SYNTAX_SECFILTER;
+	if (strcmp(name, "minijail") == 0)
+		return SF_SYNTAX_MINIJAIL;
+	if (strcmp(name, "oci") == 0)
+		return SF_SYNTAX_OCI;
+	return -1;
+}
+
+static int load_in(struct policy_in *in, const char *cmd, const char *file,
 		   const char *expr)
 {
 	const char *env_text, *env_file;
 
-	memset(in, 0, sizeof(*in));
 	if (expr)
 		return load_text(in, CMDLINE_SOURCE, expr);
 	if (file)
@@ -91,6 +101,22 @@ int policy_in_load(struct policy_in *in, const char *cmd, const char *file,
 	return tool_usage_err(cmd, "%s: no policy: give -p FILE or -e TEXT", cmd);
 }
 
+int policy_in_load(struct policy_in *in, const char *cmd, const char *file,
+		   const char *expr, int syntax)
+{
+	int r;
+
+	memset(in, 0, sizeof(*in));
+	r = load_in(in, cmd, file, expr);
+	/* A file's name says its syntax, as it does for the library's
+	 * SECFILTER_POLICY_FILE; text is secfilter's unless --syntax says. */
+	if (syntax != SYNTAX_BY_NAME)
+		in->syntax = (enum sf_syntax)syntax;
+	else if (!r && !in->from_env && in->source != NULL && strcmp(in->source, CMDLINE_SOURCE) != 0)
+		in->syntax = sf_syntax_of(in->source);
+	return r;
+}
+
 int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 {
 	struct sf_error err;
@@ -98,8 +124,8 @@ int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 	int r;
 
 	memset(&err, 0, sizeof(err));
-	r = sf_policy_apply_src(NULL, in->source, in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
-				in->text, in->len, out, &err);
+	r = sf_policy_apply_syntax(NULL, in->source, in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
+				   in->syntax, in->text, in->len, out, &err);
 	if (r == 0)
 		return 0;
 	n = strnlen(err.text, sizeof(err.text));
@@ -112,6 +138,17 @@ int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 			fputc('\n', stderr);
 	}
 	return r == -ENOMEM ? EX_SF_FAIL : EX_SF_POLICY;
+}
+
+void policy_in_for_library(struct policy_in *in, const struct sf_policy *p)
+{
+	if (in->path ? sf_syntax_of(in->path) == in->syntax : in->syntax == SF_SYNTAX_SECFILTER)
+		return;
+	free(in->path);
+	in->path = NULL;
+	free(in->text);
+	in->text = policy_text(p, &in->len);
+	in->syntax = SF_SYNTAX_SECFILTER;
 }
 
 void policy_in_free(struct policy_in *in)

@@ -83,16 +83,27 @@ struct policy_in {
 	char *path;         /* absolute path of a -p FILE that is a regular file, or NULL */
 	int is_file;        /* source names a regular file: @include is relative to it */
 	int from_env;       /* came from SECFILTER_POLICY */
+	enum sf_syntax syntax; /* --syntax, or what the file's name says */
 };
 
-/* Fills in from -p/-e (at most one of file, expr set) or the environment.
- * Returns 0, or an exit status after printing why. */
+/* --syntax=NAME: secfilter, minijail or oci; -1 if none of them. */
+int syntax_by_name(const char *name);
+#define SYNTAX_BY_NAME (-1) /* policy_in_load: the file's extension says */
+
+/* Fills in from -p/-e (at most one of file, expr set) or the environment,
+ * in the syntax given, or SYNTAX_BY_NAME.  Returns 0, or an exit status
+ * after printing why. */
 int policy_in_load(struct policy_in *in, const char *cmd, const char *file,
-		   const char *expr);
+		   const char *expr, int syntax);
 /* Parses it; prints the policy error exactly as sf_error.text gives it.
  * Returns 0 or EX_SF_POLICY / EX_SF_FAIL. */
 int policy_in_parse(const struct policy_in *in, struct sf_policy **out);
 void policy_in_free(struct policy_in *in);
+/* Makes what run hands the library (SECFILTER_POLICY_FILE=in->path, or
+ * SECFILTER_POLICY=in->text) mean p: a file the library would read in
+ * another syntax than in->syntax (it goes by the name) is replaced by p's
+ * canonical text. */
+void policy_in_for_library(struct policy_in *in, const struct sf_policy *p);
 
 /* The canonical text of p (malloc'd, NUL-terminated). */
 char *policy_text(const struct sf_policy *p, size_t *len);

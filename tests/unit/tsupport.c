@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "eval.h"
+#include "internal.h"
 #include "tsupport.h"
 
 struct sf_policy *t_parse(const struct sf_policy *cur, const char *text)
@@ -31,6 +32,40 @@ struct sf_error t_parse_error(const struct sf_policy *cur, const char *text)
 	assert_int_equal(rc, err.code);
 	assert_null(p);
 	return err;
+}
+
+struct sf_policy *t_parse_syntax(enum sf_syntax syntax, const char *name, const char *text,
+				 struct sf_error *err)
+{
+	struct sf_policy *p = NULL;
+	int rc = sf_policy_apply_syntax(NULL, name, SF_SRC_FILE, syntax, text, strlen(text), &p, err);
+
+	if (rc) {
+		assert_int_equal(rc, err->code);
+		assert_null(p);
+	}
+	return p;
+}
+
+struct sf_policy *t_oci(const char *release, const char *text, struct sf_error *err)
+{
+	struct sf_policy *p = NULL;
+	struct sf_ast ast;
+	uint32_t src;
+	int rc;
+
+	memset(err, 0, sizeof(*err));
+	sf_ast_init(&ast);
+	assert_int_equal(sf_ast_src(&ast, "p.json", text, strlen(text), &src), 0);
+	rc = sf_oci_parse(&ast, src, release, err);
+	if (!rc)
+		rc = sf_policy_apply_ast(NULL, &ast, &p, err);
+	sf_ast_free(&ast);
+	if (rc) {
+		assert_int_equal(rc, err->code);
+		assert_null(p);
+	}
+	return p;
 }
 
 const char *t_print(const struct sf_policy *p)

@@ -12,6 +12,14 @@ struct sf_policy *t_parse(const struct sf_policy *cur, const char *text);
 /* Parses text expecting failure; returns the error (code and text). */
 struct sf_error t_parse_error(const struct sf_policy *cur, const char *text);
 
+/* A policy in another syntax (policy.h), named name (a path: relative
+ * includes are relative to it); on error, *err is filled in and NULL
+ * returned. */
+struct sf_policy *t_parse_syntax(enum sf_syntax syntax, const char *name, const char *text,
+				 struct sf_error *err);
+/* An OCI profile as it reads on a kernel of this release. */
+struct sf_policy *t_oci(const char *release, const char *text, struct sf_error *err);
+
 /* The canonical text, in a static buffer. */
 const char *t_print(const struct sf_policy *p);
 
