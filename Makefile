@@ -129,6 +129,11 @@ $(B)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(GEN_
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -Itests/unit -o $@ $< $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(HOST_LDFLAGS) -lcmocka -lseccomp -lpthread
 
+# test_oci_diff also loads what `secfilter compile --format=oci` writes.
+$(B)/tests/test_oci_diff: tests/unit/test_oci_diff.c $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(GEN_SRC) $(B)/obj/tools/oci_out.c.o
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -Itests/unit -Itools -o $@ $< $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(B)/obj/tools/oci_out.c.o $(HOST_LDFLAGS) -lcmocka -lseccomp -lpthread
+
 # Test programs run under the library; *-static.c ones are linked -static.
 $(B)/progs/%-static: tests/progs/%-static.c
 	@mkdir -p $(@D)

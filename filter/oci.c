@@ -401,17 +401,21 @@ static int action_of(struct oci *o, const struct sf_json *name, const struct sf_
 	case A_TRAP: *seccomp = 0x00030000u; *ours = SF_ACTION_TRAP; break;
 	case A_LOG: *seccomp = 0x7ffc0000u; *ours = SF_ACTION_LOG; break;
 	case A_ALLOW: *seccomp = 0x7fff0000u; *ours = SF_ACTION_RUN; break;
-	default: /* A_ERRNO: runc passes int16(errnoRet); the kernel caps
-		    the errno at 4095 */
+	default: /* A_ERRNO: runc passes int16(errnoRet), libseccomp keeps
+		    16 bits and takes 0 to 4094 */
 		if (errno_ret && uint_field(o, errno_ret, UINT64_MAX, &e))
 			return -EINVAL;
 		if ((e & 0xffff) == 0)
 			return at_node(o, errno_ret, 0, "%s %llu makes the call return 0 without "
 				       "running it, which secfilter cannot express: an errno is 1 "
-				       "to 4095", is_default ? "defaultErrnoRet" : "errnoRet",
+				       "to 4094 here", is_default ? "defaultErrnoRet" : "errnoRet",
 				       (unsigned long long)e);
+		if ((e & 0xffff) >= SF_ERRNO_MAX)
+			return at_node(o, errno_ret, 0, "%s %llu: libseccomp takes errno numbers "
+				       "below 4095, and runc refuses the profile",
+				       is_default ? "defaultErrnoRet" : "errnoRet", (unsigned long long)e);
 		*seccomp = RET_ERRNO(e);
-		*ours = (uint16_t)((e & 0xffff) > SF_ERRNO_MAX ? SF_ERRNO_MAX : (e & 0xffff));
+		*ours = (uint16_t)(e & 0xffff);
 	}
 	return 0;
 }
@@ -437,12 +441,11 @@ static int set_of(const struct cond *c, struct set *s)
 	case OP_LE: s->hi = v; break;
 	case OP_GT: if (v == UINT64_MAX) return 0; s->lo = v + 1; break;
 	case OP_GE: s->lo = v; break;
-	default: /* masked: value is the mask, valueTwo the datum */
-		if (c->value2 & ~c->value)
-			return 0;
+	default: /* masked: value is the mask, valueTwo the datum, which
+		    libseccomp cuts to the mask */
 		s->kind = 2;
 		s->m = c->value;
-		s->d = c->value2;
+		s->d = c->value2 & c->value;
 	}
 	return 1; /* not empty */
 }
@@ -686,8 +689,8 @@ static int pred(struct oci *o, unsigned arg, enum sf_op op, uint64_t v, uint32_t
 }
 
 /* One condition, on the whole register (libseccomp compares 64 bits).
- * x & m == d is `x in ~(m & ~d)` and one `x & b` for each bit b of d; a d
- * with a bit outside m never matches: `x & 0`. */
+ * x & m == d is `x in ~(m & ~d)` and one `x & b` for each bit b of d
+ * (libseccomp cuts d to m first: a bit of d outside m is dropped). */
 static int condition(struct oci *o, const struct cond *c, uint32_t *out)
 {
 	static const enum sf_op ops[] = {
@@ -700,8 +703,7 @@ static int condition(struct oci *o, const struct cond *c, uint32_t *out)
 
 	if (c->op != OP_MASKED_EQ)
 		return pred(o, c->arg, ops[c->op], c->value, out);
-	if (d & ~m)
-		return pred(o, c->arg, SF_OP_BITS, 0, out);
+	d &= m;
 	if ((rc = pred(o, c->arg, SF_OP_IN, ~(m & ~d), &node)) || (rc = push_op(o, node)))
 		return rc;
 	for (b = 1; b; b <<= 1)

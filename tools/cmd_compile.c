@@ -11,25 +11,31 @@
 
 #include "bpf.h"
 #include "bpf_print.h"
+#include "oci_out.h"
 #include "secfilter.h"
 
 static const char usage[] =
-	"Usage: secfilter compile [-p FILE | -e TEXT] [--format=disasm|c|raw] [-o OUT]\n"
+	"Usage: secfilter compile [-p FILE | -e TEXT] [--syntax=SYNTAX]\n"
+	"                         [--format=disasm|c|raw|oci] [-o OUT]\n"
 	"Compile a policy to the seccomp-BPF program trusted mode installs\n"
 	"(kill action SECCOMP_RET_KILL_PROCESS; return E, trap and log are\n"
-	"SECCOMP_RET_ERRNO, SECCOMP_RET_TRAP and SECCOMP_RET_LOG) and print it.\n\n"
+	"SECCOMP_RET_ERRNO, SECCOMP_RET_TRAP and SECCOMP_RET_LOG) and print it,\n"
+	"or write it as an OCI seccomp profile for runc, Docker or Podman.\n\n"
 	"  -p, --policy=FILE   the policy file ('-' is standard input)\n"
 	"  -e, --expr=TEXT     the policy text itself\n"
-	"  -f, --format=FMT    disasm (default), c (a C array), or raw (the\n"
-	"                      struct sock_filter array, 8 bytes per instruction)\n"
+	"      --syntax=SYNTAX secfilter, minijail or oci (see secfilter check)\n"
+	"  -f, --format=FMT    disasm (default), c (a C array), raw (the\n"
+	"                      struct sock_filter array, 8 bytes per instruction),\n"
+	"                      or oci (a JSON profile that means exactly the policy)\n"
 	"  -o, --output=OUT    write to OUT instead of standard output\n"
 	"  -h, --help          show this help\n"
 	"  -V, --version       print the version\n\n"
 	"Without -p or -e, SECFILTER_POLICY or SECFILTER_POLICY_FILE is used.\n"
-	"Exit status: 0, 1 invalid policy (or over 4096 instructions), 2 usage,\n"
+	"Exit status: 0, 1 invalid policy (or over 4096 instructions, or a rule an\n"
+	"OCI profile cannot say), 2 usage,\n"
 	"125 the output cannot be written.\n";
 
-enum format { FMT_DISASM, FMT_C, FMT_RAW };
+enum format { FMT_DISASM, FMT_C, FMT_RAW, FMT_OCI };
 
 static int parse_format(const char *s, enum format *f)
 {
@@ -39,6 +45,8 @@ static int parse_format(const char *s, enum format *f)
 		*f = FMT_C;
 	else if (strcmp(s, "raw") == 0)
 		*f = FMT_RAW;
+	else if (strcmp(s, "oci") == 0)
+		*f = FMT_OCI;
 	else
 		return -1;
 	return 0;
@@ -67,9 +75,23 @@ static int compile(const struct policy_in *in, const struct sf_policy *p,
 	return r == -E2BIG ? EX_SF_POLICY : EX_SF_FAIL;
 }
 
-static int emit(FILE *out, enum format f, const struct sock_filter *prog, unsigned len)
+/* What is written: a program, or a profile's text. */
+struct output {
+	const struct sock_filter *prog;
+	unsigned len;
+	const char *text;
+	size_t textlen;
+};
+
+static int emit(FILE *out, enum format f, const struct output *o)
 {
+	const struct sock_filter *prog = o->prog;
+	unsigned len = o->len;
+
 	switch (f) {
+	case FMT_OCI:
+		fwrite(o->text, 1, o->textlen, out);
+		break;
 	case FMT_DISASM:
 		sf_bpf_print_disasm(out, prog, len);
 		break;
@@ -97,8 +119,7 @@ static void remove_output(const char *path, int fd)
 		unlink(path);
 }
 
-static int write_output(const char *path, enum format f, const struct sock_filter *prog,
-			unsigned len)
+static int write_output(const char *path, enum format f, const struct output *o)
 {
 	FILE *out = stdout;
 	int fd = -1, ok;
@@ -112,7 +133,7 @@ static int write_output(const char *path, enum format f, const struct sock_filte
 			return EX_SF_FAIL;
 		}
 	}
-	ok = emit(out, f, prog, len) == 0 && fflush(out) == 0;
+	ok = emit(out, f, o) == 0 && fflush(out) == 0;
 	if (!ok)
 		tool_perr("compile: %s", out == stdout ? "standard output" : path);
 	if (out == stdout)
@@ -156,7 +177,7 @@ int cmd_compile(int argc, char **argv)
 		case 'f':
 			if (parse_format(optarg, &fmt) < 0)
 				return tool_usage_err("compile", "compile: unknown format '%s' "
-						      "(disasm, c or raw)", optarg);
+						      "(disasm, c, raw or oci)", optarg);
 			break;
 		case 'o':
 			output = optarg;
@@ -182,9 +203,27 @@ int cmd_compile(int argc, char **argv)
 		return r;
 	}
 	prog = xmalloc(SF_BPF_MAX * sizeof(*prog));
-	r = compile(&in, p, prog, &len);
-	if (r == 0)
-		r = write_output(output, fmt, prog, len);
+	if (fmt == FMT_OCI) {
+		char why[1024];
+		struct output o = { NULL, 0, NULL, 0 };
+		char *text = NULL;
+
+		r = oci_profile(p, &text, &o.textlen, why, sizeof(why));
+		if (r) {
+			tool_err("compile: %s: cannot be written as an OCI profile: %s", in.source, why);
+			r = EX_SF_POLICY;
+		} else {
+			o.text = text;
+			r = write_output(output, fmt, &o);
+		}
+		free(text);
+	} else {
+		r = compile(&in, p, prog, &len);
+		if (r == 0) {
+			struct output o = { prog, len, NULL, 0 };
+			r = write_output(output, fmt, &o);
+		}
+	}
 	free(prog);
 	sf_policy_free(p);
 	policy_in_free(&in);

@@ -11,7 +11,10 @@
  *   handler      a SIGSYS handler (SA_SIGINFO) that sets rax to 4242
  *   trapped      "trapped N code C syscall S arch A errno E"
  *   pid          "pid N"
- *   sleep MS     nanosleep */
+ *   sleep MS     nanosleep
+ *   sys NR A0..A5  syscall(NR, A0, ..., A5) with six numbers (strtoull base
+ *                0: whole 64-bit registers): "sys NR RET ERRNO"
+ *   clone3       clone3(NULL, 0), as glibc probes it: "clone3 RET ERRNO" */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -104,6 +107,16 @@ int main(int argc, char **argv)
 			long ms = atol(argv[++i]);
 			struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
 			nanosleep(&ts, NULL);
+		} else if (!strcmp(a, "sys") && i + 7 < argc) {
+			unsigned long long v[7];
+			int k;
+			for (k = 0; k < 7; k++)
+				v[k] = strtoull(argv[++i], NULL, 0);
+			r = syscall((long)v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+			printf("sys %llu %ld %d\n", v[0], r, r < 0 ? errno : 0);
+		} else if (!strcmp(a, "clone3")) {
+			r = syscall(SYS_clone3, NULL, 0);
+			printf("clone3 %ld %d\n", r, r < 0 ? errno : 0);
 		} else {
 			fprintf(stderr, "act_calls: unknown command '%s'\n", a);
 			return 2;
