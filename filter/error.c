@@ -74,8 +74,10 @@ static size_t format_context(char *buf, size_t cap, const char *text,
 	if (n >= cap)
 		return cap - 1;
 	n += snprintf(buf + n, cap - n, "%*s | %s", w, "", from ? "   " : "");
+	/* a column past the end of the line (a front end's) reads no
+	 * further than the line */
 	for (i = 0; i < caret && n + 1 < cap; i++)
-		buf[n++] = text[start + from + i] == '\t' ? '\t' : ' ';
+		buf[n++] = i < shown && text[start + from + i] == '\t' ? '\t' : ' ';
 	for (i = 0; i < len && n + 2 < cap; i++)
 		buf[n++] = i ? '~' : '^';
 	buf[n++] = '\n';

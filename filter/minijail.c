@@ -283,13 +283,13 @@ static int next_statement(struct mj *m, struct mfile *f)
 		size_t ls = f->pos, le = ls, i;
 		int continued;
 
-		while (le < f->len && f->text[le] != '\n' && f->text[le] != '\r')
+		/* lines end at \n (a \r before it is a blank): the lines
+		 * of messages are counted so too */
+		while (le < f->len && f->text[le] != '\n')
 			le++;
-		f->pos = le;
-		if (f->pos < f->len && f->text[f->pos] == '\r')
-			f->pos++;
-		if (f->pos < f->len && f->text[f->pos] == '\n' && (f->pos == le || f->text[le] == '\r'))
-			f->pos++;
+		f->pos = le < f->len ? le + 1 : le;
+		if (le > ls && f->text[le - 1] == '\r')
+			le--;
 		f->line++;
 		continued = le > ls && f->text[le - 1] == '\\';
 		for (i = ls; i < le;) {
