@@ -40,6 +40,7 @@ _secfilter_long()
 {
 	local s l
 	while IFS=" " read -r s l; do
+		[[ -z $l && $s == --* ]] && l=$s s= # a long option alone
 		[[ $l == *= ]] || continue
 		l=${l%=}
 		[[ $3 == "$s" || $3 == "$l" ]] && { printf '%s\n' "$l"; return; }

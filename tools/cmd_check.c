@@ -8,7 +8,7 @@
 #include "secfilter.h"
 
 static const char usage[] =
-	"Usage: secfilter check [-q] [--syntax=SYNTAX] [-e TEXT | FILE]...\n"
+	"Usage: secfilter check [-q] [--syntax=secfilter|minijail|oci] [-e TEXT | FILE]...\n"
 	"Validate each policy FILE ('-' is standard input) and each TEXT, and\n"
 	"print it in canonical form, under a '# FILE' header when there are\n"
 	"several (TEXTs first, in order, named <command-line>).\n\n"

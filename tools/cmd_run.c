@@ -65,8 +65,7 @@
 extern char **environ;
 
 static const char usage[] =
-	"Usage: secfilter run [-p FILE | -e TEXT] [--syntax=SYNTAX] [--trusted | --interpose] [--log]\n"
-	"                     -- PROG [ARG...]\n"
+	"Usage: secfilter run [-p FILE | -e TEXT] [--syntax=secfilter|minijail|oci] [--trusted | --interpose] [--log] -- PROG [ARG...]\n"
 	"Run PROG under a policy and exit with its status.\n\n"
 	"  -p, --policy=FILE  the policy file ('-' is standard input)\n"
 	"  -e, --expr=TEXT    the policy text itself\n"

@@ -13,7 +13,7 @@ static const struct command {
 	{ "check", cmd_check, "check [-q] [-e TEXT | FILE]...    validate; print the canonical policy" },
 	{ "run", cmd_run, "run [-p FILE | -e TEXT] [--trusted | --interpose] [--log] -- PROG [ARG...]" },
 	{ "show", cmd_show, "show PID                          current policy of a filtered process" },
-	{ "compile", cmd_compile, "compile [-p FILE | -e TEXT] [--format=disasm|c|raw] [-o OUT]" },
+	{ "compile", cmd_compile, "compile [-p FILE | -e TEXT] [--format=disasm|c|raw|oci] [-o OUT]" },
 	{ "learn", cmd_learn, "learn [-o FILE] -- PROG [ARG...]  write a policy that allows what PROG used" },
 	{ "syscalls", cmd_syscalls, "syscalls [NAME...]                the syscall table: number, name, arguments" },
 };

@@ -54,10 +54,14 @@ for c in check run show compile learn syscalls; do
 done
 offers check --e '=>' --expr=
 # an option's values, from the Usage line; as one word or split at '='
-offers compile --format = '' '=>' disasm c raw
+offers compile --format = '' '=>' disasm c raw oci
 offers compile --format = r '=>' raw
 offers compile --format=r '=>' raw
-offers compile -f '' '=>' disasm c raw
+offers compile -f '' '=>' disasm c raw oci
+offers compile --format=o '=>' oci
+offers check --syntax = '' '=>' secfilter minijail oci
+offers run --syntax=m '=>' minijail
+offers compile --syntax '' '=>' secfilter minijail oci
 # files for -p, -o, check's FILEs
 touch pol.conf other.txt
 offers run -p po '=>' pol.conf
