@@ -1,7 +1,7 @@
 /* minijail policy files (.policy), read as minijail's policy compiler,
  * tools/compile_seccomp_policy.py, reads them, into the tree the parser
- * builds (internal.h); the rest is shared.  secfilter(7) "MINIJAIL
- * POLICIES" says what they mean and where secfilter must differ.
+ * builds (internal.h); the rest is shared.  secfilter(7) "OTHER
+ * SYNTAXES" says what they mean and where secfilter must differ.
  *
  * The lexer follows the compiler's token table: the same token kinds,
  * tried in the same order at each position, so that a line splits into

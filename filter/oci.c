@@ -1,7 +1,7 @@
 /* OCI seccomp profiles (.json), read as Docker (moby's profile loader),
  * runc 1.1 and libseccomp 2.5 make of them for an x86-64 container
  * without added capabilities, into the tree the parser builds
- * (internal.h).  secfilter(7) "OCI PROFILES" says what they mean and
+ * (internal.h).  secfilter(7) "OTHER SYNTAXES" says what they mean and
  * where secfilter must differ.
  *
  * The steps, in the order they happen to a profile:

@@ -7,7 +7,7 @@
 #include "policy.h"
 
 /* The OCI seccomp profile that means exactly p for runc with libseccomp
- * (secfilter(7) "OCI PROFILES"): 0 and *out (malloc'd, *len bytes), or -1
+ * (secfilter(7) "OTHER SYNTAXES"): 0 and *out (malloc'd, *len bytes), or -1
  * with why saying which rule cannot be written and why. */
 int oci_profile(const struct sf_policy *p, char **out, size_t *len, char *why, size_t whycap);
 
