@@ -21,6 +21,7 @@
  * action and secfilter the default one (secfilter(7)), nor numbers above
  * the table, which runc's stub answers with ENOSYS. */
 #include <errno.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -502,34 +503,53 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Profiles that use what Docker's uses, and more: our reading, runc's. */
+/* One profile, read by secfilter and by runc. */
+static void read_one(const char *path, unsigned n, struct tally *t)
+{
+	char *text = slurp(path);
+	struct sf_error err;
+	struct sf_policy *p;
+
+	if (!text)
+		fail_msg("cannot read %s", path);
+	p = t_oci(RELEASE, text, &err);
+	if (!p)
+		fail_msg("%s", err.text);
+	agree(path, p, text, n, t);
+	sf_policy_free(p);
+	free(text);
+}
+
+/* Profiles that use what Docker's uses, and more: our reading, runc's.
+ * OCI_DIFF_PROFILES=a.json:b.json adds others (Docker's own default
+ * profile, which is not ours to check in). */
 static void reading_agrees(void **state)
 {
 	static const char *const profiles[] = {
 		"tests/e2e/policies/docker-like.json",
 		"tests/e2e/policies/oci-actions.json",
 	};
+	const char *extra = getenv("OCI_DIFF_PROFILES");
 	struct tally t = { 0 };
-	unsigned i;
+	unsigned i, n = 0;
 
 	(void)state;
-	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++) {
-		char *text = slurp(profiles[i]);
-		struct sf_error err;
-		struct sf_policy *p;
-
-		if (!text)
-			fail_msg("cannot read %s", profiles[i]);
-		p = t_oci(RELEASE, text, &err);
-		if (!p)
-			fail_msg("%s", err.text);
-		agree(profiles[i], p, text, 200000, &t);
-		sf_policy_free(p);
-		free(text);
+	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++, n++)
+		read_one(profiles[i], 200000, &t);
+	while (extra && *extra) {
+		char path[4096];
+		size_t len = strcspn(extra, ":");
+		if (len && len < sizeof(path)) {
+			memcpy(path, extra, len);
+			path[len] = '\0';
+			read_one(path, 200000, &t);
+			n++;
+		}
+		extra += len + (extra[len] == ':');
 	}
-	print_message("reading: %zu profiles, %lu calls agree with runc and libseccomp "
-		      "(%lu run, %lu errno, %lu kill/trap/log)\n",
-		      sizeof(profiles) / sizeof(profiles[0]), t.vectors, t.run, t.errnos, t.stopped);
+	print_message("reading: %u profiles, %lu calls agree with runc and libseccomp "
+		      "(%lu run, %lu errno, %lu kill/trap/log)\n", n, t.vectors, t.run, t.errnos,
+		      t.stopped);
 }
 
 /* One policy, written and read back. */
@@ -546,48 +566,54 @@ static int write_and_compare(const char *what, const struct sf_policy *p, unsign
 	return 1;
 }
 
+/* The test corpus, found rather than listed, so that a policy added to it
+ * is written too. */
+static const char *const corpus[] = {
+	"tests/fuzz/seeds/parse/*", "tests/fuzz/seeds/bpf/*", "secfilter.conf.example",
+	"tests/e2e/policies/*.conf", "tests/e2e/policies/*.policy", "tests/e2e/policies/*.json",
+	"tests/e2e/policies/*/*.policy",
+};
+
 static void writing_agrees(void **state)
 {
-	static const char *const files[] = {
-		"tests/fuzz/seeds/parse/actions.conf", "tests/fuzz/seeds/parse/deny-list.conf",
-		"tests/fuzz/seeds/parse/names-numbers.conf", "tests/fuzz/seeds/parse/narrow.conf",
-		"tests/fuzz/seeds/parse/ops.conf", "tests/fuzz/seeds/bpf/actions",
-		"tests/fuzz/seeds/bpf/actions-log", "tests/fuzz/seeds/bpf/actions-narrowed",
-		"tests/fuzz/seeds/bpf/allow-list", "tests/fuzz/seeds/bpf/deny-list",
-		"tests/fuzz/seeds/bpf/errno-values", "tests/fuzz/seeds/bpf/layered",
-		"tests/fuzz/seeds/bpf/long-chain", "tests/fuzz/seeds/bpf/signed-edges",
-		"tests/fuzz/seeds/bpf/trap-ops", "tests/fuzz/seeds/bpf/upper-halves",
-		"secfilter.conf.example", "tests/e2e/policies/all-constructs.policy",
-		"tests/e2e/policies/minijail-denylist.policy",
-		"tests/e2e/policies/minijail-doc/open.policy",
-		"tests/e2e/policies/minijail-doc/syntax.policy",
-		"tests/e2e/policies/minijail-doc/return-clause.policy",
-		"tests/e2e/policies/docker-like.json", "tests/e2e/policies/oci-actions.json",
-		"tests/e2e/policies/actions-casts.conf",
-	};
+	glob_t files;
+	size_t f;
 	struct tally t = { 0 };
-	unsigned i, written = 0, refused = 0, random = 0;
+	unsigned i, written = 0, refused = 0, random = 0, bad = 0, nfiles;
 	static char text[1 << 16];
 
 	(void)state;
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char *body = slurp(files[i]);
+	for (i = 0; i < sizeof(corpus) / sizeof(corpus[0]); i++)
+		if (glob(corpus[i], i ? GLOB_APPEND : 0, NULL, &files) != 0)
+			fail_msg("no file matches %s", corpus[i]);
+	for (f = 0; f < files.gl_pathc; f++) {
+		const char *name = files.gl_pathv[f];
+		char *body = slurp(name);
 		struct sf_error err;
 		struct sf_policy *p;
 
 		if (!body)
-			fail_msg("cannot read %s", files[i]);
-		p = sf_syntax_of(files[i]) == SF_SYNTAX_OCI ? t_oci(RELEASE, body, &err)
-			: t_parse_syntax(sf_syntax_of(files[i]), files[i], body, &err);
+			fail_msg("cannot read %s", name);
+		if (strstr(name, "seeds/bpf/")) /* fuzz_bpf's header byte, then the text */
+			memmove(body, body + 1, strlen(body));
+		p = sf_syntax_of(name) == SF_SYNTAX_OCI ? t_oci(RELEASE, body, &err)
+			: t_parse_syntax(sf_syntax_of(name), name, body, &err);
 		free(body);
-		if (!p) /* the seeds hold bad policies on purpose */
+		if (!p) { /* the seeds hold bad policies on purpose, named so */
+			const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+			if (strncmp(base, "err-", 4) != 0)
+				fail_msg("%s", err.text);
+			bad++;
 			continue;
-		if (write_and_compare(files[i], p, 50000, &t))
+		}
+		if (write_and_compare(name, p, 50000, &t))
 			written++;
 		else
 			refused++;
 		sf_policy_free(p);
 	}
+	nfiles = (unsigned)files.gl_pathc;
+	globfree(&files);
 	/* and random ones, every construct of the language */
 	for (i = 0; i < RANDOM_POLICIES; i++) {
 		uint64_t seed = 0x5eed0000u + i;
@@ -603,13 +629,15 @@ static void writing_agrees(void **state)
 			refused++;
 		sf_policy_free(p);
 	}
-	print_message("writing: %u corpus policies and %u random ones written, %u not (pending, "
+	print_message("writing: %u corpus files, %u invalid on purpose; %u corpus policies and "
+		      "%u random ones written, %u not (pending, "
 		      "return 4095, or too many conditions); libseccomp's programs %lu instructions "
 		      "on average, %lu at most, %lu over the kernel's 4096; %lu calls agree with "
-		      "runc and libseccomp (%lu run, %lu errno, %lu kill/trap/log)\n", written, random,
+		      "runc and libseccomp (%lu run, %lu errno, %lu kill/trap/log)\n", nfiles, bad,
+		      written, random,
 		      refused, t.profiles ? t.insns / t.profiles : 0, t.max_insns, t.too_long,
 		      t.vectors, t.run, t.errnos, t.stopped);
-	assert_true(written >= 12);
+	assert_true(written >= 20);
 }
 
 /* libseccomp 2.5.4 compiles two rules of one syscall that compare an
