@@ -21,6 +21,8 @@ struct scratch_filter {
 	uint32_t root, line;
 	const char *source;
 	uint16_t fail;
+	const char *text; /* the expression as written, text_len bytes; or NULL */
+	uint32_t text_len;
 };
 
 struct scratch {
@@ -67,8 +69,10 @@ static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 		s->ret[nr] = r->ret;
 		for (i = 0; i < r->nfilters; i++) {
 			const struct sf_filter *f = &cur->filters[r->first + i];
+			const char *text = sf_filter_text(cur, f);
 			struct scratch_filter sf = {
 				cur->nodes, f->root, f->line, cur->strings + f->source, f->fail,
+				text, text ? (uint32_t)strlen(text) : 0,
 			};
 			if ((rc = add_filter(s, nr, sf)))
 				return rc;
@@ -242,6 +246,9 @@ static int apply_one(struct scratch *s, const struct applying *a, const struct s
 		const struct sf_src *src = &SF_VEC_AT(&a->ast->srcs, struct sf_src, r->src);
 		struct scratch_filter f = {
 			a->ast->nodes.data, r->root, r->line, src->name, r->action,
+			r->span_len && src->text && r->span + (size_t)r->span_len <= src->len
+				? src->text + r->span : NULL,
+			r->span_len,
 		};
 		if ((rc = add_filter(s, nr, f))) {
 			sf_error_src(a->err, rc, a->ast, r->src, r->line, r->col, r->len, "%s",
@@ -300,7 +307,7 @@ static int apply_rule(struct scratch *s, const struct applying *a,
 /* ---- freezing ---- */
 
 struct sizes {
-	uint32_t filters, nodes, preds, strings;
+	uint32_t filters, nodes, preds, strings, texts;
 };
 
 static uint32_t tree_size(const struct sf_node *nodes, uint32_t i, uint32_t *preds)
@@ -344,6 +351,8 @@ static void measure(const struct scratch *s, struct sizes *z)
 			z->filters++;
 			z->nodes += tree_size(f[i].nodes, f[i].root, &z->preds);
 			z->strings += (uint32_t)strlen(f[i].source) + 1;
+			if (f[i].text)
+				z->texts += f[i].text_len + 1;
 		}
 	}
 }
@@ -647,6 +656,7 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	struct sf_node *nodes;
 	struct sf_test *tests;
 	char *strings;
+	uint32_t texts = 0;
 	unsigned nr, i;
 
 	measure(s, &z);
@@ -654,7 +664,7 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	off_nodes = align8(off_filters + (size_t)z.filters * sizeof(*filters));
 	off_tests = align8(off_nodes + (size_t)z.nodes * sizeof(*nodes));
 	off_strings = off_tests + (size_t)z.preds * sizeof(*tests);
-	size = off_strings + z.strings + 1;
+	size = off_strings + z.strings + z.texts + 1;
 	p = sf_mem_alloc(size);
 	if (!p)
 		return -ENOMEM;
@@ -679,6 +689,13 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 			nf->line = f[i].line;
 			nf->fail = f[i].fail;
 			nf->source = intern(strings, &p->nstrings, f[i].source);
+			nf->text = SF_NO_TEXT;
+			if (f[i].text) { /* after the sources: many, not searched */
+				nf->text = z.strings + texts;
+				memcpy(strings + nf->text, f[i].text, f[i].text_len);
+				strings[nf->text + f[i].text_len] = '\0';
+				texts += f[i].text_len + 1;
+			}
 		}
 		lower_syscall(p, filters, nodes, tests, r);
 	}

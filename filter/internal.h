@@ -61,6 +61,10 @@ struct sf_rule {
 	uint16_t src;    /* index of its source in the ast */
 	uint32_t root;   /* SF_RHS_EXPR: node index in the ast */
 	unsigned line, col, len; /* the directive, for messages */
+	/* SF_RHS_EXPR: the expression as written, bytes [span, span+span_len)
+	 * of its source's text (reports quote it); span_len 0: no text (a
+	 * tree built by a front end) */
+	uint32_t span, span_len;
 };
 
 #define SF_NO_SRC UINT32_MAX

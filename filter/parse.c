@@ -43,6 +43,8 @@ struct parser {
 	struct sf_error *err;
 	const struct sf_syscall *sc; /* the rule's syscall, for argument names */
 	struct sf_vec ops;           /* operand stack of the chains being built */
+	size_t prev_end;             /* where the token before tok ended */
+	unsigned vdepth;             /* of parentheses in a value */
 };
 
 static int fail(struct parser *p, const struct token *t, int code,
@@ -192,6 +194,7 @@ static int next(struct parser *p)
 		}
 		break;
 	}
+	p->prev_end = t->start + t->len;
 	memset(t, 0, sizeof(*t));
 	t->start = p->pos;
 	t->line = p->line;
@@ -352,6 +355,10 @@ static int decimal_out_of_range(struct parser *p, const struct token *at,
 }
 
 /* term := [ '-' | '~' ] ( NUMBER | CONSTANT ) */
+static int parse_value_bits(struct parser *p, const struct sf_sysarg *arg, unsigned argi,
+			    uint64_t *out);
+
+/* term := [ '-' | '~' ] ( NUMBER | CONSTANT | '(' value ')' ) */
 static int parse_term(struct parser *p, const struct sf_sysarg *arg, unsigned argi,
 		      uint64_t *v)
 {
@@ -382,6 +389,24 @@ static int parse_term(struct parser *p, const struct sf_sysarg *arg, unsigned ar
 			return unknown_constant(p);
 		}
 		*v = c->value;
+	} else if (p->tok.kind == T_LPAREN) {
+		/* flags & (O_WRONLY|O_RDWR): read as C would, so that the
+		 * mask is not taken for (flags & O_WRONLY) | O_RDWR */
+		struct token open = p->tok;
+		if (p->vdepth >= SF_MAX_DEPTH)
+			return fail(p, &open, -E2BIG, "value nested deeper than %d levels",
+				    SF_MAX_DEPTH);
+		p->vdepth++;
+		rc = next(p);
+		if (!rc)
+			rc = parse_value_bits(p, arg, argi, v);
+		p->vdepth--;
+		if (rc)
+			return rc;
+		if (p->tok.kind != T_RPAREN)
+			return fail(p, &p->tok, -EINVAL,
+				    "expected ')' to close the '(' at column %u, got '%s'",
+				    open.col, tok_text(p, &p->tok, buf, sizeof(buf)));
 	} else {
 		return fail(p, &p->tok, -EINVAL, "expected a number or a constant, got '%s'",
 			    tok_text(p, &p->tok, buf, sizeof(buf)));
@@ -408,11 +433,10 @@ static int value_fits(uint64_t v, enum sf_type t)
 	}
 }
 
-/* value := term { '|' term } */
-static int parse_value(struct parser *p, const struct sf_sysarg *arg,
-		       unsigned argi, uint64_t *out)
+/* term { '|' term }, as 64 bits */
+static int parse_value_bits(struct parser *p, const struct sf_sysarg *arg, unsigned argi,
+			    uint64_t *out)
 {
-	struct token first = p->tok;
 	uint64_t v = 0, term = 0;
 	int rc;
 
@@ -425,6 +449,20 @@ static int parse_value(struct parser *p, const struct sf_sysarg *arg,
 		if ((rc = next(p)))
 			return rc;
 	}
+	*out = v;
+	return 0;
+}
+
+/* value := term { '|' term } */
+static int parse_value(struct parser *p, const struct sf_sysarg *arg,
+		       unsigned argi, uint64_t *out)
+{
+	struct token first = p->tok;
+	uint64_t v = 0;
+	int rc;
+
+	if ((rc = parse_value_bits(p, arg, argi, &v)))
+		return rc;
 	if (!value_fits(v, arg->type)) {
 		char name[16];
 		const char *argname = arg->name;
@@ -893,8 +931,10 @@ static int parse_rhs(struct parser *p, struct sf_rule *r)
 			    "%s takes only 1, 0 or an action (return ERRNO, kill, trap, log), not "
 			    "an expression", directive_text(r));
 	r->rhs = SF_RHS_EXPR;
+	r->span = (uint32_t)p->tok.start;
 	if ((rc = parse_or(p, 0, &r->root)))
 		return rc;
+	r->span_len = (uint32_t)(p->prev_end - r->span);
 	if (!tok_is(p, "else"))
 		return 0;
 	if ((rc = next(p)))

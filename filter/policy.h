@@ -65,7 +65,12 @@ struct sf_filter {
 	uint16_t fail;   /* what a call it is false of gets: its else action
 			    (an errno or SF_ACTION_KILL, _TRAP, _LOG), or 0
 			    for the policy's default action */
+	uint32_t text;   /* offset in strings[] of the expression as its
+			    source wrote it (constants by name), or
+			    SF_NO_TEXT */
 };
+
+#define SF_NO_TEXT UINT32_MAX
 
 /* What the policy says about one syscall number.  ret and F[nr] never
  * coexist: `X: return E` (or kill, trap, log) drops X's filters, `X: expr`
@@ -178,6 +183,16 @@ static inline const char *sf_filter_source(const struct sf_policy *p,
 					   const struct sf_filter *f)
 {
 	return p->strings + f->source;
+}
+
+/* The expression of a filter as its source wrote it ("!(flags &
+ * (O_WRONLY|O_RDWR))"), NULL when it has none (a tree built by a front
+ * end for another syntax): then sf_filter_print gives its canonical
+ * form. */
+static inline const char *sf_filter_text(const struct sf_policy *p,
+					 const struct sf_filter *f)
+{
+	return f->text == SF_NO_TEXT ? NULL : p->strings + f->text;
 }
 
 /* A register as an argument of type t sees it (see struct sf_node). */

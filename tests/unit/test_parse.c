@@ -26,6 +26,58 @@ enum { READ = 0, WRITE = 1, CLOSE = 3, LSEEK = 8, MMAP = 9, GETPID = 39,
 
 /* ---- grammar ---- */
 
+/* A value in parentheses reads as C reads it: the mask of `&` whole. */
+static void parenthesized_values(void **state)
+{
+	struct sf_policy *p = t_parse(NULL,
+		"openat: !(flags & (O_WRONLY|O_RDWR|O_CREAT)) && flags != (0x80000)\n"
+		"read: fd in ~(0xff | (0x100)) || fd == -(1)");
+	struct sf_error e;
+
+	(void)state;
+	assert_string_equal(t_print(p),
+			    "sys_read: fd in ~0x1ff || fd == 0xffffffff\n"
+			    "sys_openat: !(flags & 0x43) && flags != 524288\n");
+	DENIED(p, OPENAT, 0, 0, 1, 0);
+	ALLOWED(p, OPENAT, 0, 0, 0x10000, 0);
+	sf_policy_free(p);
+	e = t_parse_error(NULL, "openat: flags & (O_WRONLY");
+	assert_int_equal(e.code, -EINVAL);
+	assert_non_null(strstr(e.text, "t.conf:1:26: error: expected ')' to close the '(' at column 17"));
+	e = t_parse_error(NULL, "openat: flags & ()");
+	assert_non_null(strstr(e.text, "expected a number or a constant, got ')'"));
+}
+
+/* Each filter keeps its expression as written, for reports; filters that
+ * came through another block keep it too. */
+static void filters_keep_their_text(void **state)
+{
+	struct sf_policy *p = t_parse(NULL,
+		"openat: !(flags & (O_WRONLY|O_RDWR))   # read only\n"
+		"openat:  dfd == AT_FDCWD else return EACCES\n"
+		"write: fd == 1 || fd == 2;read: 1");
+	struct sf_policy *q;
+
+	(void)state;
+	assert_int_equal(p->sys[OPENAT].nfilters, 2);
+	assert_string_equal(sf_filter_text(p, &p->filters[p->sys[OPENAT].first]),
+			    "!(flags & (O_WRONLY|O_RDWR))");
+	assert_string_equal(sf_filter_text(p, &p->filters[p->sys[OPENAT].first + 1]),
+			    "dfd == AT_FDCWD");
+	assert_string_equal(sf_filter_text(p, &p->filters[p->sys[WRITE].first]),
+			    "fd == 1 || fd == 2");
+	q = t_parse(p, "openat: flags != O_PATH");
+	assert_int_equal(q->sys[OPENAT].nfilters, 3);
+	assert_string_equal(sf_filter_text(q, &q->filters[q->sys[OPENAT].first]),
+			    "!(flags & (O_WRONLY|O_RDWR))");
+	assert_string_equal(sf_filter_text(q, &q->filters[q->sys[OPENAT].first + 2]),
+			    "flags != O_PATH");
+	assert_string_equal(sf_filter_text(q, &q->filters[q->sys[WRITE].first]),
+			    "fd == 1 || fd == 2");
+	sf_policy_free(q);
+	sf_policy_free(p);
+}
+
 static void directive_spellings(void **state)
 {
 	static const char *const texts[] = {
@@ -844,6 +896,8 @@ int main(void)
 		cmocka_unit_test(excerpt_shows_control_bytes_as_question_marks),
 		cmocka_unit_test(nul_byte_is_an_error),
 		cmocka_unit_test(includes),
+		cmocka_unit_test(parenthesized_values),
+		cmocka_unit_test(filters_keep_their_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
