@@ -32,7 +32,7 @@ PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
 	-fno-stack-protector -ftls-model=initial-exec -mgeneral-regs-only
 
 GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c \
-	$(B)/gen/groups_data.c
+	$(B)/gen/groups_data.c $(B)/gen/args_data.c
 FILTER_SRC := $(filter-out filter/mem-libc.c,$(wildcard filter/*.c))
 PRELOAD_SRC := $(wildcard preload/*.c) $(wildcard preload/*.S) $(B)/gen/wrappers.c
 TOOL_SRC := $(wildcard tools/*.c)
@@ -80,6 +80,14 @@ $(B)/gen/errno_data.c: syscalls/x86_64/errno.tbl syscalls/gen-errno.awk
 $(B)/gen/groups_data.c: syscalls/systemd-groups.txt syscalls/gen-groups.awk syscalls/x86_64/syscalls.tbl
 	@mkdir -p $(@D)
 	awk -f syscalls/gen-groups.awk syscalls/x86_64/syscalls.tbl $< > $@.tmp && mv $@.tmp $@
+
+# The constants come sorted as for consts_data.c: the hints name them by
+# their index there.
+$(B)/gen/args_data.c: syscalls/x86_64/args.tbl syscalls/gen-args.awk syscalls/x86_64/syscalls.tbl \
+		syscalls/x86_64/constants.tbl
+	@mkdir -p $(@D)
+	LC_ALL=C sort -k1,1 -s syscalls/x86_64/constants.tbl | \
+		awk -f syscalls/gen-args.awk syscalls/x86_64/syscalls.tbl - syscalls/x86_64/args.tbl > $@.tmp && mv $@.tmp $@
 
 # References for tests/unit/test_systab.c from the build machine's headers:
 # every __NR_* its <asm/unistd_64.h> defines, and a check of each table

@@ -1,0 +1,311 @@
+/* Arguments decoded by their hints (args.tbl), the rule that permits
+ * observed calls, and reading such rules back: every suggestion parses,
+ * permits each call it was made from, and survives a round trip. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "decode.h"
+#include "eval.h"
+#include "tsupport.h"
+
+enum { READ = 0, WRITE = 1, MMAP = 9, MPROTECT = 10, IOCTL = 16, SOCKET = 41,
+       CLONE = 56, KILL = 62, FCNTL = 72, PRCTL = 157, SETSOCKOPT = 54,
+       OPENAT = 257, NEWFSTATAT = 262 };
+
+static const char *arg_text(long nr, unsigned arg, uint64_t a0, uint64_t a1, uint64_t a2,
+			    uint64_t a3)
+{
+	static char buf[512];
+	uint64_t a[6] = { a0, a1, a2, a3, 0, 0 };
+	struct sf_out o = { buf, sizeof buf, 0 };
+
+	sf_decode_arg(&o, nr, arg, a);
+	sf_out_end(&o);
+	return buf;
+}
+
+static void arguments_by_their_hints(void **state)
+{
+	(void)state;
+	assert_string_equal(arg_text(OPENAT, 2, 0, 0, 0x241, 0), "O_WRONLY|O_CREAT|O_TRUNC (0x241)");
+	assert_string_equal(arg_text(OPENAT, 2, 0, 0, 0x80000, 0), "O_RDONLY|O_CLOEXEC (0x80000)");
+	assert_string_equal(arg_text(OPENAT, 2, 0, 0, 0x101002, 0), "O_RDWR|O_SYNC (0x101002)");
+	/* a bit no constant names stays, in hex */
+	assert_string_equal(arg_text(OPENAT, 2, 0, 0, 0x40000000, 0),
+			    "O_RDONLY|0x40000000 (0x40000000)");
+	assert_string_equal(arg_text(OPENAT, 0, (uint64_t)-100, 0, 0, 0), "AT_FDCWD (-100)");
+	assert_string_equal(arg_text(OPENAT, 0, 3, 0, 0, 0), "3");
+	assert_string_equal(arg_text(OPENAT, 3, 0, 0, 0, 0644), "0644");
+	assert_string_equal(arg_text(OPENAT, 1, 0, 0x7ffd1000, 0, 0), "0x7ffd1000");
+	assert_string_equal(arg_text(SOCKET, 0, 1, 0, 0, 0), "AF_UNIX (1)");
+	assert_string_equal(arg_text(SOCKET, 1, 0, 0x80001, 0, 0),
+			    "SOCK_STREAM|SOCK_CLOEXEC (0x80001)");
+	assert_string_equal(arg_text(MMAP, 2, 0, 0, 5, 0), "PROT_READ|PROT_EXEC (0x5)");
+	assert_string_equal(arg_text(MMAP, 2, 0, 0, 0, 0), "PROT_NONE (0x0)");
+	assert_string_equal(arg_text(CLONE, 0, 0x1200011, 0, 0, 0),
+			    "SIGCHLD|CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID (0x1200011)");
+	assert_string_equal(arg_text(KILL, 1, 0, 15, 0, 0), "SIGTERM (15)");
+	assert_string_equal(arg_text(FCNTL, 1, 0, 2, 0, 0), "F_SETFD (2)");
+	assert_string_equal(arg_text(IOCTL, 1, 0, 0x5413, 0, 0), "TIOCGWINSZ (21523)");
+	/* setsockopt's optname is an SO_* at level SOL_SOCKET only */
+	assert_string_equal(arg_text(SETSOCKOPT, 2, 3, 1, 2, 0), "SO_REUSEADDR (2)");
+	assert_string_equal(arg_text(SETSOCKOPT, 2, 3, 6, 1, 0), "1");
+	/* no hint: by type */
+	assert_string_equal(arg_text(READ, 2, 0, 0, 100000, 0), "0x186a0");
+}
+
+static const char *str_text(const char *s, size_t n, int trunc)
+{
+	static char buf[256];
+	struct sf_out o = { buf, sizeof buf, 0 };
+
+	sf_decode_string(&o, s, n, trunc);
+	sf_out_end(&o);
+	return buf;
+}
+
+static const char *sa_text(const void *sa, size_t n)
+{
+	static char buf[256];
+	struct sf_out o = { buf, sizeof buf, 0 };
+
+	sf_decode_sockaddr(&o, sa, n);
+	sf_out_end(&o);
+	return buf;
+}
+
+static void strings_and_addresses(void **state)
+{
+	static const unsigned char un[] = { 1, 0, '/', 'r', 'u', 'n', 0, 'x' };
+	static const unsigned char abs_un[] = { 1, 0, 0, 'a', 'b' };
+	static const unsigned char in4[] = { 2, 0, 0, 80, 127, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+	unsigned char in6[28] = { 10, 0, 1, 187 };
+
+	(void)state;
+	assert_string_equal(str_text("/etc/passwd", 11, 0), "\"/etc/passwd\"");
+	assert_string_equal(str_text("a\"b\n\x01", 5, 1), "\"a\\\"b\\n\\x01\"...");
+	assert_string_equal(sa_text(un, sizeof un), "{AF_UNIX, \"/run\"}");
+	assert_string_equal(sa_text(abs_un, sizeof abs_un), "{AF_UNIX, @\"ab\"}");
+	assert_string_equal(sa_text(in4, sizeof in4), "{AF_INET, 127.0.0.1:80}");
+	in6[8 + 15] = 1;
+	assert_string_equal(sa_text(in6, sizeof in6), "{AF_INET6, [::1]:443}");
+	in6[8] = 0x20;
+	in6[9] = 0x01;
+	assert_string_equal(sa_text(in6, sizeof in6), "{AF_INET6, [2001::1]:443}");
+}
+
+/* The rule for calls, checked: it parses, and permits each call. */
+static const char *suggest(long nr, enum sf_argmode mode, const uint64_t (*calls)[6], unsigned n)
+{
+	static char buf[1024];
+	char text[1200];
+	struct sf_out o = { buf, sizeof buf, 0 };
+	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+	struct sf_obs obs;
+	struct sf_policy *p;
+	unsigned i;
+
+	sf_obs_init(&obs);
+	for (i = 0; i < n; i++)
+		sf_obs_add(&obs, nr, calls[i]);
+	sf_suggest(&o, nr, &obs, mode);
+	sf_out_end(&o);
+	snprintf(text, sizeof text, "sys_%s: %s", sc->name, buf);
+	p = t_parse(NULL, text);
+	for (i = 0; i < n; i++)
+		assert_int_equal(sf_decide(p, (uint64_t)nr, calls[i]), SF_ALLOW);
+	sf_policy_free(p);
+	return buf;
+}
+
+static void suggestions(void **state)
+{
+	static const uint64_t ro[][6] = { { (uint64_t)-100, 0, 0x80000 },
+					  { (uint64_t)-100, 0, 0x90800 } };
+	static const uint64_t rw[][6] = { { (uint64_t)-100, 0, 0x80000 },
+					  { (uint64_t)-100, 0, 0x241 } };
+	static const uint64_t relative[][6] = { { 3, 0, 0 } };
+	static const uint64_t sock[][6] = { { 1, 0x80001, 0 } };
+	static const uint64_t socks[][6] = { { 1, 0x80001, 0 }, { 2, 2, 0 } };
+	static const uint64_t wr[][6] = { { 1 }, { 2 } };
+	static const uint64_t wr3[][6] = { { 1 }, { 4 } };
+	static const uint64_t maps[][6] = { { 0, 4096, 1, 2 }, { 0, 4096, 5, 2 }, { 0, 4096, 3, 0x22 } };
+	static const uint64_t jit[][6] = { { 0, 4096, 7, 0x22 } };
+	static const uint64_t forks[][6] = { { 0x1200011 } };
+	static const uint64_t pr[][6] = { { 15 }, { 38 } };
+	char buf[64];
+	unsigned i;
+
+	(void)state;
+	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, ro, 2),
+			    "dfd == AT_FDCWD && !(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))");
+	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, rw, 2),
+			    "dfd == AT_FDCWD && !(flags & (O_RDWR|O_APPEND))");
+	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, relative, 1),
+			    "!(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))");
+	assert_string_equal(suggest(OPENAT, SF_ARGS_STRICT, ro, 2),
+			    "dfd == AT_FDCWD && (flags == O_RDONLY|O_CLOEXEC || "
+			    "flags == O_RDONLY|O_NONBLOCK|O_DIRECTORY|O_CLOEXEC)");
+	assert_string_equal(suggest(OPENAT, SF_ARGS_NONE, ro, 2), "1");
+	assert_string_equal(suggest(SOCKET, SF_ARGS_AUTO, sock, 1),
+			    "family == AF_UNIX && type == SOCK_STREAM|SOCK_CLOEXEC");
+	assert_string_equal(suggest(SOCKET, SF_ARGS_AUTO, socks, 2),
+			    "(family == AF_UNIX || family == AF_INET) && "
+			    "(type == SOCK_DGRAM || type == SOCK_STREAM|SOCK_CLOEXEC)");
+	assert_string_equal(suggest(WRITE, SF_ARGS_AUTO, wr, 2), "fd == 1 || fd == 2");
+	assert_string_equal(suggest(WRITE, SF_ARGS_AUTO, wr3, 2), "1");
+	assert_string_equal(suggest(WRITE, SF_ARGS_STRICT, wr3, 2), "fd == 1 || fd == 4");
+	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, maps, 3),
+			    "!(prot & PROT_WRITE) || !(prot & PROT_EXEC)");
+	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, maps, 1), "!(prot & PROT_EXEC)");
+	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, jit, 1), "1");
+	assert_string_equal(suggest(MMAP, SF_ARGS_STRICT, maps, 3),
+			    "(prot == PROT_READ || prot == PROT_READ|PROT_WRITE || "
+			    "prot == PROT_READ|PROT_EXEC) && "
+			    "(flags == MAP_PRIVATE || flags == MAP_PRIVATE|MAP_ANONYMOUS)");
+	assert_string_equal(suggest(CLONE, SF_ARGS_AUTO, forks, 1),
+			    "clone_flags == SIGCHLD|CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID");
+	assert_string_equal(suggest(PRCTL, SF_ARGS_AUTO, pr, 2),
+			    "option == PR_SET_NAME || option == PR_SET_NO_NEW_PRIVS");
+	/* more values than an enum list takes: no filter, but still valid */
+	{
+		uint64_t many[12][6];
+		memset(many, 0, sizeof many);
+		for (i = 0; i < 12; i++)
+			many[i][0] = 1 + i;
+		assert_string_equal(suggest(PRCTL, SF_ARGS_AUTO, (const uint64_t(*)[6])many, 12), "1");
+	}
+	snprintf(buf, sizeof buf, "%s", suggest(NEWFSTATAT, SF_ARGS_AUTO, relative, 1));
+	assert_string_equal(buf, "1");
+}
+
+/* A suggested rule read back gives an observation that suggests the same
+ * rule; merging it with new calls widens it just enough. */
+static void read_back_and_merge(void **state)
+{
+	static const struct {
+		const char *rule;
+		int ok;
+	} cases[] = {
+		{ "sys_openat: dfd == AT_FDCWD && !(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))", 1 },
+		{ "sys_socket: (family == AF_UNIX || family == AF_INET) && type == SOCK_STREAM", 1 },
+		{ "sys_mmap: !(prot & PROT_WRITE) || !(prot & PROT_EXEC)", 1 },
+		{ "sys_mmap: !(prot & PROT_EXEC)", 1 },
+		{ "sys_write: fd == 1 || fd == 2", 1 },
+		{ "sys_write: 1", 1 },
+		/* not ours: a flag that is not risky, a range, an else */
+		{ "sys_openat: !(flags & O_NOFOLLOW)", 0 },
+		{ "sys_write: fd < 3", 0 },
+		{ "sys_write: fd == 1 else return EPERM", 0 },
+		{ "sys_write: return EPERM", 0 },
+	};
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sf_policy *p = t_parse(NULL, cases[i].rule);
+		const char *colon = strchr(cases[i].rule, ':');
+		char name[32], buf[512];
+		const struct sf_syscall *sc;
+		struct sf_out o = { buf, sizeof buf, 0 };
+		struct sf_obs obs;
+
+		snprintf(name, sizeof name, "%.*s", (int)(colon - cases[i].rule), cases[i].rule);
+		sc = sf_syscall_lookup(name, strlen(name));
+		assert_non_null(sc);
+		assert_int_equal(sf_obs_of_filters(&obs, p, sc->nr), cases[i].ok);
+		if (cases[i].ok) {
+			sf_suggest(&o, sc->nr, &obs, SF_ARGS_AUTO);
+			sf_out_end(&o);
+			assert_string_equal(buf, colon + 2);
+		}
+		sf_policy_free(p);
+	}
+	{
+		/* a read-only policy merged with a run that writes */
+		static const uint64_t w[6] = { (uint64_t)-100, 0, 0x241 };
+		struct sf_policy *p = t_parse(NULL, cases[0].rule);
+		struct sf_obs old, add;
+		char buf[512];
+		struct sf_out o = { buf, sizeof buf, 0 };
+
+		assert_int_equal(sf_obs_of_filters(&old, p, OPENAT), 1);
+		sf_obs_init(&add);
+		sf_obs_add(&add, OPENAT, w);
+		sf_obs_merge(&old, &add);
+		sf_suggest(&o, OPENAT, &old, SF_ARGS_AUTO);
+		sf_out_end(&o);
+		assert_string_equal(buf, "dfd == AT_FDCWD && !(flags & (O_RDWR|O_APPEND))");
+		sf_policy_free(p);
+	}
+	{
+		/* a filter the mode would not write is kept, widened */
+		static const uint64_t c[6] = { 2 };
+		struct sf_policy *p = t_parse(NULL, "rt_sigaction: sig == SIGINT");
+		struct sf_obs old, add;
+		char buf[512];
+		struct sf_out o = { buf, sizeof buf, 0 };
+
+		assert_int_equal(sf_obs_of_filters(&old, p, 13), 1);
+		sf_obs_init(&add);
+		sf_obs_add(&add, 13, c);
+		sf_obs_add(&add, 13, (const uint64_t[6]){ 15 });
+		sf_obs_merge(&old, &add);
+		sf_suggest(&o, 13, &old, SF_ARGS_AUTO);
+		sf_out_end(&o);
+		assert_string_equal(buf, "sig == SIGINT || sig == SIGTERM");
+		sf_policy_free(p);
+	}
+}
+
+static void observations_as_text(void **state)
+{
+	static const uint64_t calls[][6] = { { 1, 0x80001, 0 }, { 2, 2, 0 }, { 1, 0x80001, 0 } };
+	struct sf_obs o, back;
+	char buf[1024];
+	struct sf_out out = { buf, sizeof buf, 0 };
+	unsigned i;
+
+	(void)state;
+	sf_obs_init(&o);
+	for (i = 0; i < 3; i++)
+		sf_obs_add(&o, SOCKET, calls[i]);
+	sf_argobs_any(&o.a[4]);
+	sf_obs_format(&out, &o);
+	sf_out_end(&out);
+	assert_string_equal(buf, "3 0:3:1,2 0:80003:80001,2 0:0:0 0:0 3:ffffffffffffffff 0:0");
+	assert_int_equal(sf_obs_parse(&back, buf, strlen(buf)), 0);
+	assert_int_equal(back.calls, o.calls);
+	for (i = 0; i < SF_MAX_ARGS; i++) {
+		assert_int_equal(back.a[i].nvals, o.a[i].nvals);
+		assert_memory_equal(back.a[i].vals, o.a[i].vals, o.a[i].nvals * sizeof(uint64_t));
+		assert_int_equal(back.a[i].many, o.a[i].many);
+		assert_int_equal(back.a[i].pair_seen, o.a[i].pair_seen);
+		assert_int_equal(back.a[i].keep, o.a[i].keep);
+		assert_int_equal(back.a[i].bits, o.a[i].bits);
+	}
+	assert_int_equal(sf_obs_parse(&back, "3 0:3", 5), -1);
+	assert_int_equal(sf_obs_parse(&back, "3 9:0 0:0 0:0 0:0 0:0 0:0", 25), -1);
+	assert_int_equal(sf_obs_parse(&back, "", 0), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(arguments_by_their_hints),
+		cmocka_unit_test(strings_and_addresses),
+		cmocka_unit_test(suggestions),
+		cmocka_unit_test(read_back_and_merge),
+		cmocka_unit_test(observations_as_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
