@@ -1,11 +1,13 @@
-/* secfilter learn [-o FILE] -- PROG [ARG...]: run PROG with everything
- * allowed and write the policy it needed.
+/* secfilter learn: run PROG with everything allowed and write the policy
+ * it needed (learned.c says how it is written).
  *
  * PROG runs under ptrace (the library could not see static programs, nor
  * the dynamic loader's calls that trusted mode checks), and so do all its
- * threads and children.  Every syscall-entry stop counts; the exec that
- * starts PROG is run's, not PROG's, and is not counted (run exempts it in
- * both modes). */
+ * threads and children, and the programs they exec.  Every syscall-entry
+ * stop is recorded with its arguments and the program that made it (the
+ * name the kernel gives it, as ps shows it: a child is its parent's
+ * program until it execs); the exec that starts PROG is run's, not
+ * PROG's, and is not recorded (run exempts it in both modes). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -21,42 +23,56 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "learned.h"
 #include "secfilter.h"
 #include "trace.h"
 
 extern char **environ;
 
 static const char usage[] =
-	"Usage: secfilter learn [-o FILE] -- PROG [ARG...]\n"
-	"Run PROG with everything allowed, following its threads and children,\n"
-	"and write a policy that allows the system calls it made, one\n"
-	"'sys_NAME: 1' line per syscall with the number of calls.\n\n"
-	"  -o, --output=FILE  write the policy to FILE (default: standard output,\n"
-	"                     after PROG has finished)\n"
+	"Usage: secfilter learn [-o FILE] [--merge FILE]... [--args=MODE] [-- PROG [ARG...]]\n"
+	"Run PROG with everything allowed, following its threads, children and the\n"
+	"programs they run, and write a policy that allows the calls they made:\n"
+	"one rule per system call, filtering the arguments that matter where the\n"
+	"run used only a few values, in sections by purpose, with the calls each\n"
+	"program made.\n\n"
+	"  -o, --output=FILE  write the policy to FILE ('-': standard output); by\n"
+	"                     default to the --merge policy, else to ./PROG.policy\n"
+	"                     (which must not exist yet)\n"
+	"  -m, --merge=FILE   add what FILE allows: a policy (learned or not) or a log\n"
+	"                     of violations (SECFILTER_LOG of a run in log mode);\n"
+	"                     repeatable, and PROG is then optional\n"
+	"  -a, --args=MODE    none: no argument filters; auto (default): the ones that\n"
+	"                     matter, see secfilter(1); strict: every argument with\n"
+	"                     few values\n"
 	"  -h, --help         show this help\n"
 	"  -V, --version      print the version\n\n"
-	"Exit status: PROG's (128+N when killed by signal N), 2 usage, 125\n"
-	"secfilter failed, 126 PROG cannot be executed, 127 PROG not found.\n";
+	"Exit status: PROG's (128+N when killed by signal N; 0 without PROG), 1 a\n"
+	"--merge FILE is neither a policy nor a log, 2 usage, 125 secfilter\n"
+	"failed, 126 PROG cannot be executed, 127 PROG not found.\n";
 
 #define X32_BIT 0x40000000u
 
 struct learn {
-	char **argv;         /* PROG [ARG...] as given */
+	char **argv;         /* PROG [ARG...] as given, or NULL */
 	char *path;          /* what is exec'd: PROG resolved, or /bin/sh */
 	char *script;        /* PROG resolved, when /bin/sh runs it */
 	char **exec_argv;    /* /bin/sh PROG [ARG...], or NULL */
-	const char *output;
-	int out_fd;          /* -o FILE, opened before PROG runs; -1: stdout */
-	int out_created;     /* FILE did not exist before */
-	uint64_t count[SF_NR_COUNT];
-	uint64_t foreign;    /* calls through another ABI (i386, x32) */
-	uint64_t tasks;      /* processes and threads followed */
+	const char *output;  /* -o FILE */
+	const char **merge;  /* --merge FILEs */
+	unsigned nmerge;
+	char *dest;          /* where the policy goes */
+	int dest_default;    /* ./PROG.policy, chosen here */
+	int in_place;        /* dest is a merged policy: replaced whole */
+	int out_fd;          /* dest, opened before PROG runs; -1: stdout or in place */
+	int out_created;     /* dest did not exist before */
+	struct learned *model;
 	unsigned char *seen; /* bitmap of followed task ids */
+	uint16_t *prog_of;   /* per task id: its program's index + 1, 0 unknown */
 	size_t seen_max;
 	pid_t main;
 	int main_status;
 	int counting;        /* PROG's image is in place */
-	int threads;         /* some task shared its memory with a new one */
 };
 
 static int seen_test_set(struct learn *l, pid_t pid, int set)
@@ -87,19 +103,55 @@ static size_t pid_max(void)
 	return v > 0 ? (size_t)v + 1 : (4u << 20) + 1; /* PID_MAX_LIMIT */
 }
 
-static void count_syscall(struct learn *l, pid_t pid)
+/* The program a task runs, by the name the kernel gives it (the file
+ * exec'd, cut to 15 bytes; what ps shows). */
+static unsigned prog_of(struct learn *l, pid_t pid)
+{
+	char path[64], comm[32] = "?";
+	size_t i = (size_t)pid;
+	ssize_t n;
+	int fd;
+
+	if (i < l->seen_max && l->prog_of[i])
+		return l->prog_of[i] - 1u;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, comm, sizeof(comm) - 1);
+		close(fd);
+		if (n > 0) {
+			comm[n] = '\0';
+			comm[strcspn(comm, "\n")] = '\0';
+		}
+	}
+	n = learned_prog(l->model, comm);
+	if (i < l->seen_max)
+		l->prog_of[i] = (uint16_t)(n + 1);
+	return (unsigned)n;
+}
+
+static void record_syscall(struct learn *l, pid_t pid)
 {
 	struct __ptrace_syscall_info info;
+	uint64_t a[6];
+	unsigned i;
 
 	if (!l->counting ||
 	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info) <= 0 ||
 	    info.op != PTRACE_SYSCALL_INFO_ENTRY)
 		return;
 	if (info.arch != AUDIT_ARCH_X86_64 || (info.entry.nr & X32_BIT) ||
-	    info.entry.nr >= SF_NR_COUNT)
-		l->foreign++;
-	else
-		l->count[info.entry.nr]++;
+	    info.entry.nr >= SF_NR_COUNT) {
+		l->model->foreign++;
+		return;
+	}
+	if (!sf_syscall_by_nr((long)info.entry.nr)) {
+		l->model->unknown[info.entry.nr]++;
+		return;
+	}
+	for (i = 0; i < 6; i++)
+		a[i] = info.entry.args[i];
+	learned_call(l->model, (long)info.entry.nr, a, prog_of(l, pid));
 }
 
 /* One stop of one task; returns the signal to resume it with. */
@@ -109,19 +161,30 @@ static int on_stop(struct learn *l, pid_t pid, int st)
 
 	if (!seen_test_set(l, pid, 1)) {
 		/* A new thread or child starts with a SIGSTOP of its own. */
-		l->tasks++;
+		l->model->tasks++;
 		if (sig == SIGSTOP && !event)
 			return 0;
 	}
 	if (sig == (SIGTRAP | 0x80)) {
-		count_syscall(l, pid);
+		record_syscall(l, pid);
 		return 0;
 	}
 	if (event) {
-		if (event == PTRACE_EVENT_EXEC && pid == l->main)
-			l->counting = 1;
+		unsigned long child;
+		if (event == PTRACE_EVENT_EXEC) {
+			if (pid == l->main)
+				l->counting = 1;
+			if ((size_t)pid < l->seen_max)
+				l->prog_of[pid] = 0; /* a new program: named again */
+		}
 		if (event == PTRACE_EVENT_CLONE) /* a thread (not fork or vfork) */
-			l->threads = 1;
+			l->model->threads = 1;
+		/* the child runs what its creator ran, until it execs */
+		if ((event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_FORK ||
+		     event == PTRACE_EVENT_VFORK) && l->counting &&
+		    ptrace(PTRACE_GETEVENTMSG, pid, 0, &child) == 0 && child < l->seen_max &&
+		    !l->prog_of[child])
+			l->prog_of[child] = (uint16_t)(prog_of(l, pid) + 1);
 		return 0;
 	}
 	return trace_stop_signal(pid, st);
@@ -148,6 +211,8 @@ static int follow(struct learn *l)
 				forward_signals_reset();
 			}
 			seen_test_set(l, pid, -1);
+			if ((size_t)pid < l->seen_max)
+				l->prog_of[pid] = 0;
 			continue;
 		}
 		if (!WIFSTOPPED(st))
@@ -159,120 +224,61 @@ static int follow(struct learn *l)
 	}
 }
 
-static void write_header(FILE *out, const struct learn *l, uint64_t total, unsigned kinds)
-{
-	char date[64];
-	time_t now = time(NULL);
-	char **a;
-
-	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %z", localtime(&now));
-	fputs("# Learned by secfilter learn from one run of:\n#  ", out);
-	for (a = l->argv; *a; a++)
-		fprintf(out, " %s", *a);
-	fprintf(out, "\n# on %s: %llu system calls of %u kinds by %llu task%s.\n", date,
-		(unsigned long long)total, kinds, (unsigned long long)l->tasks,
-		l->tasks == 1 ? "" : "s");
-	fputs("# It allows what that run did, the dynamic loader's calls included\n"
-	      "# (trusted mode checks them); review it before relying on it.\n", out);
-}
-
-/* The policy, as text: header, then one line per syscall in number
- * order. */
-static char *policy_of(const struct learn *l, size_t *len)
-{
-	uint64_t total = 0;
-	unsigned kinds = 0, nr;
-	char *buf = NULL;
-	FILE *out = open_memstream(&buf, len);
-
-	if (!out)
-		return NULL;
-	for (nr = 0; nr < SF_NR_COUNT; nr++)
-		if (l->count[nr]) {
-			total += l->count[nr];
-			kinds++;
-		}
-	write_header(out, l, total, kinds);
-	for (nr = 0; nr < SF_NR_COUNT; nr++) {
-		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
-		unsigned long long n = l->count[nr];
-		char rule[64];
-
-		if (!n && nr == SYS_futex && l->threads) {
-			/* Whether a thread has to wait for another (a join, a
-			 * contended lock) is timing's call, and ptrace slows
-			 * the run learn watches: the next run of the same
-			 * command may wait where this one did not. */
-			fprintf(out, "%-28s # 0 calls, but threads wait through it when timing has them\n",
-				"sys_futex: 1");
-			continue;
-		}
-		if (!n)
-			continue;
-		if (!sc) { /* the parser refuses numbers the table lacks */
-			fprintf(out, "# %u: %llu call%s -- not in secfilter's syscall table\n",
-				nr, n, n == 1 ? "" : "s");
-			continue;
-		}
-		snprintf(rule, sizeof(rule), "sys_%s: 1", sc->name);
-		fprintf(out, "%-28s # %llu call%s\n", rule, n, n == 1 ? "" : "s");
-	}
-	if (l->foreign)
-		fprintf(out, "# %llu calls through another ABI (i386 or x32) cannot be allowed\n",
-			(unsigned long long)l->foreign);
-	if (fclose(out) != 0)
-		return NULL;
-	return buf;
-}
-
 static void warn_gaps(const struct learn *l)
 {
 	unsigned nr;
 
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
-		if (l->count[nr] && !sf_syscall_by_nr(nr))
+		if (l->model->unknown[nr])
 			tool_err("learn: warning: %s made syscall %u, which secfilter's table "
 				 "lacks; the policy cannot allow it", l->argv[0], nr);
-	if (l->foreign)
+	if (l->model->foreign)
 		tool_err("learn: warning: %s made %llu calls through the i386 or x32 ABI, "
 			 "which every policy denies", l->argv[0],
-			 (unsigned long long)l->foreign);
+			 (unsigned long long)l->model->foreign);
 }
 
-/* The learned text must itself be a valid policy. */
-static int validate(const char *text, size_t len)
-{
-	struct sf_policy *p;
-	struct sf_error err;
-
-	memset(&err, 0, sizeof(err));
-	if (sf_policy_apply(NULL, "<learned>", text, len, &p, &err) < 0) {
-		tool_err("learn: internal error: the learned policy does not parse:\n%s",
-			 err.text);
-		return -1;
-	}
-	sf_policy_free(p);
-	return 0;
-}
-
-/* -o FILE is opened before PROG runs: a run can take long (the user
- * exercising the program), and a typo in FILE should not cost it.  FILE
- * is truncated only when the policy is ready.  Returns 0 or an exit
- * status. */
-static int open_output(struct learn *l)
+/* Where the policy goes: -o FILE; else the policy merged into, replaced
+ * whole once the new one is ready; else ./PROG.policy, which must not
+ * exist (a run can take long, and should not end in a refusal or
+ * overwrite another policy).  FILE is opened before PROG runs, so that a
+ * typo does not cost the run; it is truncated only when the policy is
+ * ready.  Returns 0 or an exit status. */
+static int open_output(struct learn *l, const char *first_policy)
 {
 	l->out_fd = -1;
-	if (!l->output || strcmp(l->output, "-") == 0)
+	if (l->output && strcmp(l->output, "-") == 0)
 		return 0;
-	l->out_fd = open(l->output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (l->output) {
+		l->dest = xstrdup(l->output);
+	} else if (first_policy) {
+		l->dest = xstrdup(first_policy);
+		l->in_place = 1;
+		return 0;
+	} else if (l->argv) {
+		const char *base = strrchr(l->argv[0], '/');
+		base = base ? base + 1 : l->argv[0];
+		l->dest = xmalloc(strlen(base) + sizeof(".policy"));
+		sprintf(l->dest, "%s.policy", base);
+		l->dest_default = 1;
+	} else {
+		return tool_usage_err("learn", "learn: where to? give -o FILE (the --merge "
+				      "files are logs, not policies)");
+	}
+	l->out_fd = open(l->dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (l->out_fd >= 0) {
 		l->out_created = 1;
 		return 0;
 	}
+	if (errno == EEXIST && l->dest_default) {
+		tool_err("learn: %s exists: give -o FILE to write elsewhere, or --merge %s "
+			 "to add this run to it", l->dest, l->dest);
+		return EX_SF_USAGE;
+	}
 	if (errno == EEXIST)
-		l->out_fd = open(l->output, O_WRONLY | O_CLOEXEC);
+		l->out_fd = open(l->dest, O_WRONLY | O_CLOEXEC);
 	if (l->out_fd < 0) {
-		tool_perr("learn: %s", l->output);
+		tool_perr("learn: %s", l->dest);
 		return EX_SF_FAIL;
 	}
 	return 0;
@@ -285,40 +291,70 @@ static void drop_output(struct learn *l)
 
 	if (l->out_fd < 0)
 		return;
-	if (l->out_created && fstat(l->out_fd, &a) == 0 && lstat(l->output, &b) == 0 &&
+	if (l->out_created && fstat(l->out_fd, &a) == 0 && lstat(l->dest, &b) == 0 &&
 	    S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		unlink(l->output);
+		unlink(l->dest);
 	close(l->out_fd);
 	l->out_fd = -1;
+}
+
+/* The merged policy is replaced by a rename: never half written. */
+static int replace_file(const char *path, const char *text, size_t len)
+{
+	char *tmp = xmalloc(strlen(path) + 16);
+	struct stat st;
+	int fd, r = 0;
+
+	sprintf(tmp, "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		free(tmp);
+		return r;
+	}
+	if (stat(path, &st) == 0)
+		fchmod(fd, st.st_mode & 07777);
+	r = write_all(fd, text, len);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	free(tmp);
+	return r;
 }
 
 static int write_policy(struct learn *l)
 {
 	size_t len;
-	char *text = policy_of(l, &len);
-	const char *name = l->out_fd >= 0 ? l->output : "standard output";
+	char *text = learned_policy(l->model, &len);
+	const char *name = l->dest ? l->dest : "standard output";
 	struct stat st;
 	int fd = l->out_fd >= 0 ? l->out_fd : STDOUT_FILENO, r;
 
-	if (!text || validate(text, len) < 0) {
-		free(text);
-		if (!text)
+	if (!text) {
+		if (errno != EINVAL)
 			tool_perr("learn: cannot format the policy");
 		return EX_SF_FAIL;
 	}
-	fflush(stdout);
 	r = 0;
-	/* Only a regular file has old contents to cut (a FIFO or a
-	 * terminal cannot be truncated). */
-	if (l->out_fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    ftruncate(fd, 0) < 0)
-		r = -errno;
-	if (r == 0)
-		r = write_all(fd, text, len);
-	if (l->out_fd >= 0) {
-		if (close(fd) < 0 && r == 0)
+	if (l->in_place) {
+		r = replace_file(l->dest, text, len);
+	} else {
+		fflush(stdout);
+		/* Only a regular file has old contents to cut (a FIFO or a
+		 * terminal cannot be truncated). */
+		if (l->out_fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    ftruncate(fd, 0) < 0)
 			r = -errno;
-		l->out_fd = -1;
+		if (r == 0)
+			r = write_all(fd, text, len);
+		if (l->out_fd >= 0) {
+			if (close(fd) < 0 && r == 0)
+				r = -errno;
+			l->out_fd = -1;
+		}
 	}
 	free(text);
 	if (r < 0) {
@@ -326,29 +362,57 @@ static int write_policy(struct learn *l)
 		tool_perr("learn: %s", name);
 		return EX_SF_FAIL;
 	}
+	if (l->dest_default)
+		tool_err("learn: the policy is in %s", l->dest);
 	return 0;
 }
 
-static int parse_args(struct learn *l, int argc, char **argv)
+static int parse_mode(const char *s, enum sf_argmode *m)
+{
+	if (strcmp(s, "none") == 0)
+		*m = SF_ARGS_NONE;
+	else if (strcmp(s, "auto") == 0)
+		*m = SF_ARGS_AUTO;
+	else if (strcmp(s, "strict") == 0)
+		*m = SF_ARGS_STRICT;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_args(struct learn *l, int argc, char **argv, enum sf_argmode *mode)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "merge", required_argument, NULL, 'm' },
+		{ "args", required_argument, NULL, 'a' },
 		TOOL_COMMON_LONGOPTS,
 	};
 	int o;
 
-	while ((o = getopt_long(argc, argv, "+:o:hV", opts, NULL)) != -1) {
+	*mode = SF_ARGS_AUTO;
+	l->merge = xmalloc((size_t)argc * sizeof(*l->merge));
+	while ((o = getopt_long(argc, argv, "+:o:m:a:hV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'o':
 			l->output = optarg;
+			break;
+		case 'm':
+			l->merge[l->nmerge++] = optarg;
+			break;
+		case 'a':
+			if (parse_mode(optarg, mode) < 0)
+				return tool_usage_err("learn", "learn: --args takes none, auto or "
+						      "strict, not '%s'", optarg);
 			break;
 		default:
 			return tool_common_option("learn", o, argv, usage);
 		}
 	}
-	if (optind >= argc)
+	if (optind < argc)
+		l->argv = argv + optind;
+	else if (!l->nmerge)
 		return tool_usage_err("learn", "learn: no PROG given");
-	l->argv = argv + optind;
 	return 0;
 }
 
@@ -362,11 +426,13 @@ static int learn(struct learn *l)
 
 	l->seen_max = pid_max();
 	l->seen = calloc(l->seen_max / 8 + 1, 1);
-	if (!l->seen) {
+	l->prog_of = calloc(l->seen_max, sizeof(*l->prog_of));
+	if (!l->seen || !l->prog_of) {
 		tool_err("out of memory");
 		drop_output(l);
 		return EX_SF_FAIL;
 	}
+	learned_command(l->model, l->argv);
 	l->main = trace_spawn(&sp, &errfd);
 	if (l->main < 0) {
 		tool_perr("learn: cannot start %s", l->argv[0]);
@@ -374,7 +440,7 @@ static int learn(struct learn *l)
 		return EX_SF_FAIL;
 	}
 	seen_test_set(l, l->main, 1);
-	l->tasks = 1;
+	l->model->tasks = 1;
 	forward_signals_to(l->main);
 	if (follow(l) < 0) {
 		tool_perr("learn: tracing %s", l->argv[0]);
@@ -402,29 +468,72 @@ static int learn(struct learn *l)
 	return rc ? rc : status_to_exit(l->main_status);
 }
 
+/* The first --merge file that is a policy (not a log). */
+static const char *first_policy(const struct learn *l)
+{
+	unsigned i;
+
+	for (i = 0; i < l->nmerge; i++) {
+		char *text;
+		size_t len;
+		struct sf_policy *p = NULL;
+		struct sf_error err;
+		int ok;
+
+		if (read_path(l->merge[i], SF_MAX_TEXT, &text, &len) < 0)
+			continue;
+		memset(&err, 0, sizeof err);
+		ok = sf_policy_apply_src(NULL, l->merge[i], SF_SRC_FILE, text, len, &p, &err) == 0;
+		if (p)
+			sf_policy_free(p);
+		free(text);
+		if (ok)
+			return l->merge[i];
+	}
+	return NULL;
+}
+
 int cmd_learn(int argc, char **argv)
 {
-	static struct learn l; /* the counts are 4 KiB */
+	static struct learn l;
+	enum sf_argmode mode;
+	unsigned i;
 	int rc;
 
-	if ((rc = parse_args(&l, argc, argv)))
-		return rc;
-	rc = resolve_prog(l.argv[0], &l.path);
-	if (rc) {
-		tool_perr("learn: %s", l.argv[0]);
-		return rc;
+	if ((rc = parse_args(&l, argc, argv, &mode)))
+		goto out;
+	l.model = xmalloc(sizeof(*l.model)); /* 2 MiB of observations */
+	learned_init(l.model, mode);
+	/* The merged files are read first: a bad one is said before a
+	 * long run, not after. */
+	for (i = 0; i < l.nmerge; i++)
+		if ((rc = learned_merge_file(l.model, l.merge[i])))
+			goto out;
+	if (l.argv) {
+		rc = resolve_prog(l.argv[0], &l.path);
+		if (rc) {
+			tool_perr("learn: %s", l.argv[0]);
+			goto out;
+		}
+		if (prog_needs_shell(l.path)) { /* as execvp does, and run */
+			l.script = l.path;
+			l.path = xstrdup("/bin/sh");
+			l.exec_argv = shell_argv(l.script, l.argv);
+		}
 	}
-	if (prog_needs_shell(l.path)) { /* as execvp does, and run */
-		l.script = l.path;
-		l.path = xstrdup("/bin/sh");
-		l.exec_argv = shell_argv(l.script, l.argv);
-	}
-	if ((rc = open_output(&l)))
-		return rc;
-	rc = learn(&l);
+	if ((rc = open_output(&l, first_policy(&l))))
+		goto out;
+	rc = l.argv ? learn(&l) : write_policy(&l);
+out:
+	if (l.model)
+		learned_free(l.model);
+	free(l.model);
+	free(l.merge);
+	free(l.dest);
 	free(l.path);
 	free(l.script);
 	free(l.exec_argv);
 	free(l.seen);
+	free(l.prog_of);
 	return rc;
 }

@@ -10,18 +10,24 @@ static=$PROGS/cli_prog-static
 
 expect_status 0 $SECFILTER learn -o learned.conf -- $dyn out hi fork thread > out
 expect_grep '^hi$' out
-# header: the command and the date; one counted line per syscall
-expect_grep "^#.* $dyn out hi fork thread\$" learned.conf
-expect_grep '^# on [0-9]{4}-[0-9]{2}-[0-9]{2} ' learned.conf
-expect_grep '^sys_write: 1 +# [0-9]+ calls?$' learned.conf
-expect_grep '^sys_getuid: 1 +# 1 call$' learned.conf   # the forked child's
-expect_grep '^sys_getgid: 1 +# 1 call$' learned.conf   # the thread's
-expect_grep '^sys_mmap: 1 ' learned.conf               # the loader's
+# header: the command and the date; one counted line per syscall, with
+# the program that made the calls
+expect_grep "^#   $dyn out hi fork thread\$" learned.conf
+expect_grep ' on [0-9]{4}-[0-9]{2}-[0-9]{2} .* from 1 run:$' learned.conf
+expect_grep '^sys_write: fd == 1 +# [0-9]+ calls?: cli_prog$' learned.conf
+expect_grep '^sys_getuid: 1 +# 1 call: cli_prog$' learned.conf   # the forked child's
+expect_grep '^sys_getgid: 1 +# 1 call: cli_prog$' learned.conf   # the thread's
+expect_grep '^sys_mmap: ' learned.conf                           # the loader's
 expect_no_grep '^sys_getppid' learned.conf
 expect_no_grep '^sys_execve' learned.conf             # run's exec, not PROG's
-# number order, and a valid policy
-nrs=$(grep '^sys_' learned.conf | cut -d: -f1 | sed 's/^sys_//' | xargs $SECFILTER syscalls | cut -d' ' -f1)
-[ "$nrs" = "$(echo "$nrs" | sort -n)" ] || fail "not in number order"
+# sections by purpose, each in number order, and a valid policy
+expect_grep '^# @file-system: ' learned.conf
+awk '/^# @/ { if (last != "") print last; last = "" } /^sys_/ { sub(/:.*/, ""); last = last " " $0 }
+     END { print last }' learned.conf > sections
+while read -r names; do
+	nrs=$(echo $names | sed 's/sys_//g' | xargs $SECFILTER syscalls | cut -d' ' -f1)
+	[ "$nrs" = "$(echo "$nrs" | sort -n)" ] || fail "a section not in number order: $names"
+done < sections
 expect_status 0 $SECFILTER check -q learned.conf
 
 # the same run succeeds under it, with the library and in trusted mode
@@ -38,18 +44,25 @@ expect_status 0 $SECFILTER learn -o static.conf -- $static out hi thread > /dev/
 expect_status 0 $SECFILTER run -p static.conf -- $static out hi thread > out
 expect_grep '^hi$' out
 
-# a real program through PATH, to standard output
-expect_status 0 $SECFILTER learn -- ls /etc > ls.out
-grep -q '^sys_getdents64: 1' ls.out || fail "ls did not need getdents64? $(cat ls.out)"
-sed -n '/^# Learned/,$p' ls.out > ls.conf
-expect_status 0 $SECFILTER run -p ls.conf -- ls /etc > /dev/null
-expect_status 0 $SECFILTER run --trusted -p ls.conf -- ls /etc > /dev/null
+# a real program through PATH; without -o the policy goes to ./ls.policy,
+# never into the program's own output
+expect_status 0 $SECFILTER learn -- ls /etc > ls.out 2> ls.err
+expect_grep 'the policy is in ls.policy' ls.err
+expect_no_grep '^(#|sys_)' ls.out
+grep -q '^sys_getdents64: 1' ls.policy || fail "ls did not need getdents64? $(cat ls.policy)"
+expect_status 0 $SECFILTER run -p ls.policy -- ls /etc > /dev/null
+expect_status 0 $SECFILTER run --trusted -p ls.policy -- ls /etc > /dev/null
+# ./ls.policy is not overwritten: it says what to do instead
+expect_status 2 $SECFILTER learn -- ls /etc > /dev/null 2> err
+expect_grep 'ls.policy exists: give -o FILE .* or --merge ls.policy' err
+expect_status 0 $SECFILTER learn -o - -- true > stdout.conf
+expect_grep '^sys_exit_group: ' stdout.conf
 
 # the program's status is learn's; the policy is written all the same
 expect_status 3 $SECFILTER learn -o exit.conf -- $dyn exit 3
 expect_grep '^sys_exit_group: 1 ' exit.conf
 expect_status 143 $SECFILTER learn -o killed.conf -- $dyn kill 15
-expect_grep '^sys_kill: 1 ' killed.conf
+expect_grep '^sys_kill: sig == SIGTERM ' killed.conf
 
 # not found, usage
 expect_status 127 $SECFILTER learn -o x.conf -- no-such-program-here 2> /dev/null
