@@ -15,6 +15,7 @@
 #include "decode.h"
 #include "eval.h"
 #include "tsupport.h"
+#include "vreport.h"
 
 enum { READ = 0, WRITE = 1, MMAP = 9, MPROTECT = 10, IOCTL = 16, SOCKET = 41,
        CLONE = 56, KILL = 62, FCNTL = 72, PRCTL = 157, SETSOCKOPT = 54,
@@ -297,6 +298,112 @@ static void observations_as_text(void **state)
 	assert_int_equal(sf_obs_parse(&back, "", 0), -1);
 }
 
+/* A process's memory for the reports: one string and one address. */
+static size_t fake_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	static const unsigned char un[] = { 1, 0, '/', 'r', 'u', 'n', '/', 's', 0 };
+	const char *path = ctx;
+	size_t have;
+
+	if (addr == 0x1000) {
+		have = strlen(path) + 1;
+		n = n < have ? n : have;
+		memcpy(buf, path, n);
+		return n;
+	}
+	if (addr == 0x2000) {
+		n = n < sizeof un ? n : sizeof un;
+		memcpy(buf, un, n);
+		return n;
+	}
+	return 0;
+}
+
+static const char *report(struct sf_vcall *c)
+{
+	static char buf[4096];
+	struct sf_out o = { buf, sizeof buf, 0 };
+
+	sf_vreport_head(&o, c);
+	sf_vreport_args(&o, c);
+	if (sf_vreport_rule(&o, c) < 0)
+		sf_out_str(&o, "    rule: ?\n");
+	sf_vreport_add(&o, c);
+	sf_out_end(&o);
+	return buf;
+}
+
+/* Applying the add: line of a report lets the call run. */
+static void apply_fix(const char *policy, const char *rep, long nr, const uint64_t a[6])
+{
+	const char *add = strstr(rep, "    add: ");
+	char text[4096];
+	struct sf_policy *p;
+
+	assert_non_null(add);
+	add += 9;
+	snprintf(text, sizeof text, "%s\n%.*s", policy, (int)strcspn(add, "\n"), add);
+	p = t_parse(NULL, text);
+	assert_int_equal(sf_decide(p, (uint64_t)nr, a), SF_ALLOW);
+	sf_policy_free(p);
+}
+
+static void reports(void **state)
+{
+	static const char *pol = "read: 1\nopenat: !(flags & (O_WRONLY|O_RDWR))\n"
+				 "openat: dfd == AT_FDCWD else return EACCES";
+	struct sf_policy *p = t_parse(NULL, pol);
+	struct sf_vcall c = { OPENAT, { (uint64_t)-100, 0x1000, 0x241, 0644 }, 0x401234, "ls", 42,
+			      p, 0, fake_read, "/etc/x" };
+	const char *rep;
+
+	(void)state;
+	c.decision = sf_decide(p, OPENAT, c.a);
+	rep = report(&c);
+	assert_string_equal(rep,
+		"ls[42]: system call 257 (sys_openat) blocked at ip:401234\n"
+		"    dfd = AT_FDCWD (-100)\n"
+		"    filename = \"/etc/x\" (0x1000)\n"
+		"    flags = O_WRONLY|O_CREAT|O_TRUNC (0x241)\n"
+		"    mode = 0644\n"
+		"    rule: sys_openat: !(flags & (O_WRONLY|O_RDWR)) (t.conf:2)\n"
+		"    add: sys_openat: 0; sys_openat: (!(flags & (O_WRONLY|O_RDWR))) || "
+		"dfd == AT_FDCWD && !(flags & (O_RDWR|O_APPEND)); sys_openat: dfd == AT_FDCWD "
+		"else return EACCES\n");
+	apply_fix(pol, rep, OPENAT, c.a);
+	sf_policy_free(p);
+
+	/* not in the set; a socket address; memory that cannot be read */
+	p = t_parse(NULL, "read: 1");
+	{
+		struct sf_vcall k = { 42, { 3, 0x2000, 9 }, 0x1, "curl", 7, p, SF_NOT_IN_SET,
+				      fake_read, "" };
+		rep = report(&k);
+		assert_non_null(strstr(rep, "    uservaddr = {AF_UNIX, \"/run/s\"} (0x2000)\n"));
+		assert_non_null(strstr(rep, "    rule: not in the allowed set\n"));
+		assert_non_null(strstr(rep, "    add: sys_connect: 1\n"));
+		apply_fix("read: 1", rep, 42, k.a);
+		k.a[1] = 0x3000;
+		rep = report(&k);
+		assert_non_null(strstr(rep, "    uservaddr = 0x3000\n"));
+	}
+	sf_policy_free(p);
+
+	/* a filter dropped whole when nothing of its syscall's arguments
+	 * would be filtered */
+	pol = "getpid: 1\nclose: fd > 2";
+	p = t_parse(NULL, pol);
+	{
+		struct sf_vcall k = { 3, { 1 }, 0x1, "sh", 7, p, 0, NULL, NULL };
+		k.decision = sf_decide(p, 3, k.a);
+		rep = report(&k);
+		assert_non_null(strstr(rep, "    rule: sys_close: fd > 2 (t.conf:2)\n"));
+		assert_non_null(strstr(rep, "    add: sys_close: 0; sys_close: 1\n"));
+		apply_fix(pol, rep, 3, k.a);
+	}
+	sf_policy_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +412,7 @@ int main(void)
 		cmocka_unit_test(suggestions),
 		cmocka_unit_test(read_back_and_merge),
 		cmocka_unit_test(observations_as_text),
+		cmocka_unit_test(reports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

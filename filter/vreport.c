@@ -1,0 +1,246 @@
+/* Violation reports (vreport.h), shared by the library and run. */
+#include "eval.h"
+#include "vreport.h"
+
+#define STRING_MAX 256   /* bytes of a string shown */
+#define SOCKADDR_MAX 128 /* sizeof(struct sockaddr_storage) */
+
+void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c)
+{
+	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+
+	sf_out_str(o, c->comm ? c->comm : "?");
+	sf_out_str(o, "[");
+	sf_out_s64(o, c->pid);
+	sf_out_str(o, "]: system call ");
+	sf_out_s64(o, c->nr);
+	/* a number the table does not name is, in the kernel's own table,
+	 * an entry of sys_ni_syscall */
+	sf_out_str(o, " (");
+	sf_out_str(o, sc ? sc->entry : "sys_ni_syscall");
+	sf_out_str(o, ") blocked at ip:");
+	{
+		/* sf_out_u64's hex has a 0x; the patch's format has none */
+		char h[16];
+		int i = sizeof h;
+		uint64_t v = c->ip;
+		do {
+			h[--i] = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+		sf_out_mem(o, h + i, sizeof h - (size_t)i);
+	}
+	sf_out_str(o, "\n");
+}
+
+static void put_pointed(struct sf_out *o, const struct sf_vcall *c, const struct sf_argdesc *d,
+			uint64_t ptr)
+{
+	unsigned char buf[STRING_MAX + 1];
+	size_t n, len;
+	int64_t want;
+
+	if (!c->read || !ptr)
+		return;
+	if (d->kind == SF_AK_SOCKADDR) {
+		want = (int64_t)(int32_t)c->a[d->aux];
+		if (want <= 0)
+			return;
+		if (want > SOCKADDR_MAX)
+			want = SOCKADDR_MAX;
+		n = c->read(c->ctx, ptr, buf, (size_t)want);
+		if (!n)
+			return;
+		sf_decode_sockaddr(o, buf, n);
+		sf_out_str(o, " ");
+		return;
+	}
+	n = c->read(c->ctx, ptr, buf, sizeof buf);
+	if (!n)
+		return;
+	for (len = 0; len < n && buf[len]; len++)
+		;
+	/* cut at STRING_MAX, or where the readable memory ended */
+	sf_decode_string(o, (const char *)buf, len > STRING_MAX ? STRING_MAX : len, len >= n);
+	sf_out_str(o, " ");
+}
+
+void sf_vreport_args(struct sf_out *o, const struct sf_vcall *c)
+{
+	static const char *const anon[6] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+	unsigned i, n = sc ? sc->nargs : 6;
+
+	for (i = 0; i < n; i++) {
+		const struct sf_argdesc *d = sc ? sf_argdesc(c->nr, i) : NULL;
+		sf_out_str(o, "    ");
+		sf_out_str(o, sc ? sc->args[i].name : anon[i]);
+		sf_out_str(o, " = ");
+		if (!sc) {
+			sf_out_u64(o, c->a[i], 16);
+		} else if (d && (d->kind == SF_AK_PATH || d->kind == SF_AK_STR ||
+				 d->kind == SF_AK_SOCKADDR)) {
+			/* what it points to, then the pointer (the value a
+			 * filter would compare) */
+			char shown[4 * STRING_MAX + 16];
+			struct sf_out so = { shown, sizeof shown, 0 };
+			put_pointed(&so, c, d, c->a[i]);
+			sf_out_end(&so);
+			sf_out_str(o, shown);
+			if (so.len)
+				sf_out_str(o, "(");
+			sf_out_u64(o, c->a[i], 16);
+			if (so.len)
+				sf_out_str(o, ")");
+		} else {
+			sf_decode_arg(o, c->nr, i, c->a);
+		}
+		sf_out_str(o, "\n");
+	}
+}
+
+/* A filter's expression as its source wrote it, or canonical. */
+static void put_filter(struct sf_out *o, const struct sf_policy *p, long nr,
+		       const struct sf_filter *f)
+{
+	const char *t = sf_filter_text(p, f);
+
+	if (t)
+		sf_out_str(o, t);
+	else
+		sf_print_expr(o, p->nodes, f->root, sf_syscall_by_nr(nr));
+}
+
+int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c)
+{
+	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+	const struct sf_filter *f;
+
+	if (c->decision == SF_NOT_IN_SET) {
+		sf_out_str(o, "    rule: not in the allowed set\n");
+		return 0;
+	}
+	if (c->decision < 0 || !c->p || (uint32_t)c->decision >= c->p->nfilters || !sc)
+		return -1;
+	f = &c->p->filters[c->decision];
+	sf_out_str(o, "    rule: sys_");
+	sf_out_str(o, sc->name);
+	sf_out_str(o, ": ");
+	put_filter(o, c->p, c->nr, f);
+	sf_out_str(o, " (");
+	sf_out_str(o, sf_filter_source(c->p, f));
+	sf_out_str(o, ":");
+	sf_out_u64(o, f->line, 10);
+	sf_out_str(o, ")\n");
+	return 0;
+}
+
+/* ---- one filter's truth, straight from its tree ---- */
+
+static int pred_true(const struct sf_node *n, const uint64_t a[6])
+{
+	uint64_t v = sf_normalize(a[n->arg], (enum sf_type)n->type), k = n->value;
+	int s = sf_type_signed((enum sf_type)n->type);
+
+	switch (n->op) {
+	case SF_OP_EQ: return v == k;
+	case SF_OP_NE: return v != k;
+	case SF_OP_LT: return s ? (int64_t)v < (int64_t)k : v < k;
+	case SF_OP_LE: return s ? (int64_t)v <= (int64_t)k : v <= k;
+	case SF_OP_GT: return s ? (int64_t)v > (int64_t)k : v > k;
+	case SF_OP_GE: return s ? (int64_t)v >= (int64_t)k : v >= k;
+	case SF_OP_BITS: return (v & k) != 0;
+	default: return (v & ~k) == 0; /* SF_OP_IN */
+	}
+}
+
+static int node_true(const struct sf_node *nodes, uint32_t i, const uint64_t a[6])
+{
+	const struct sf_node *n = &nodes[i];
+
+	switch (n->kind) {
+	case SF_N_PRED: return pred_true(n, a);
+	case SF_N_NOT: return !node_true(nodes, n->left, a);
+	case SF_N_AND: return node_true(nodes, n->left, a) && node_true(nodes, n->right, a);
+	default: return node_true(nodes, n->left, a) || node_true(nodes, n->right, a);
+	}
+}
+
+int sf_filter_holds(const struct sf_policy *p, const struct sf_filter *f, const uint64_t a[6])
+{
+	return node_true(p->nodes, f->root, a);
+}
+
+/* ---- the rule to add ---- */
+
+static void put_action(struct sf_out *o, unsigned a)
+{
+	sf_out_str(o, " else ");
+	sf_print_action(o, a);
+}
+
+void sf_vreport_fix(struct sf_out *o, const struct sf_policy *p, long nr, int d,
+		    const struct sf_obs *obs, const uint64_t *call)
+{
+	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+	const struct sf_sysrule *r;
+	char need[1024];
+	struct sf_out no = { need, sizeof need, 0 };
+	int widens;
+	unsigned k;
+
+	if (!sc || !p || (d != SF_NOT_IN_SET && (d < 0 || (uint32_t)d >= p->nfilters)))
+		return;
+	widens = sf_suggest(&no, nr, obs, SF_ARGS_AUTO);
+	sf_out_end(&no);
+	r = &p->sys[nr];
+	sf_out_str(o, "sys_");
+	sf_out_str(o, sc->name);
+	sf_out_str(o, ": ");
+	if (d == SF_NOT_IN_SET || !r->allowed || !r->nfilters) {
+		sf_out_str(o, need);
+		return;
+	}
+	/* F[X] is a conjunction: appending cannot widen it, so the line
+	 * drops X and allows it again, each filter as written and or'ed,
+	 * where the calls failed it, with what they need */
+	sf_out_str(o, "0");
+	for (k = 0; k < r->nfilters; k++) {
+		const struct sf_filter *f = &p->filters[r->first + k];
+		int failed = call ? !sf_filter_holds(p, f, call) : r->first + k >= (uint32_t)d;
+		sf_out_str(o, "; sys_");
+		sf_out_str(o, sc->name);
+		sf_out_str(o, ": ");
+		if (!failed) {
+			put_filter(o, p, nr, f);
+		} else if (!widens) {
+			sf_out_str(o, "1");
+			continue; /* no else: the filter is gone */
+		} else {
+			sf_out_str(o, "(");
+			put_filter(o, p, nr, f);
+			sf_out_str(o, ") || ");
+			sf_out_str(o, need);
+		}
+		if (f->fail)
+			put_action(o, f->fail);
+	}
+}
+
+void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c)
+{
+	struct sf_obs obs;
+	char fix[2048];
+	struct sf_out fo = { fix, sizeof fix, 0 };
+
+	sf_obs_init(&obs);
+	sf_obs_add(&obs, c->nr, c->a);
+	sf_vreport_fix(&fo, c->p, c->nr, c->decision, &obs, c->a);
+	if (!fo.len)
+		return;
+	if (sf_out_end(&fo) >= sizeof fix) /* a line cut short would not parse */
+		return;
+	sf_out_str(o, "    add: ");
+	sf_out_str(o, fix);
+	sf_out_str(o, "\n");
+}

@@ -1,0 +1,63 @@
+/* The violation report of SPEC §3, written the same way by the preload
+ * library (in the process, possibly inside a trapped malloc) and by
+ * `secfilter run` (outside it, for kernel-filtered processes):
+ *
+ *   ls[1234]: system call 41 (sys_socket) blocked at ip:7f3a9c2e1b27
+ *       family = AF_UNIX (1)
+ *       type = SOCK_STREAM|SOCK_NONBLOCK|SOCK_CLOEXEC (0x80801)
+ *       protocol = 0
+ *       rule: not in the allowed set
+ *       add: sys_socket: family == AF_UNIX && type == SOCK_STREAM|SOCK_NONBLOCK|SOCK_CLOEXEC
+ *
+ * Each argument line is "NAME = VALUE", VALUE symbolic with the number
+ * in parentheses when they differ; a string or socket address the call
+ * points to is shown before the pointer.  The rule is quoted as its
+ * source wrote it.  The "add:" line is the smallest rule, in learn's
+ * style, under which the call would have run: appended to the policy, it
+ * permits the call (secfilter(1), REPORTS).  Library-safe: no libc, no
+ * allocation. */
+#ifndef SECFILTER_VREPORT_H
+#define SECFILTER_VREPORT_H
+
+#include "decode.h"
+
+struct sf_vcall {
+	long nr;
+	uint64_t a[6];
+	uint64_t ip;
+	const char *comm;
+	long pid;
+	const struct sf_policy *p; /* the policy that denied it */
+	int decision;              /* sf_decide's */
+	/* Reads up to n bytes at addr of the process into buf, for display
+	 * only; returns how many it could (0 when none), never faults.
+	 * NULL: nothing is read. */
+	size_t (*read)(void *ctx, uint64_t addr, void *buf, size_t n);
+	void *ctx;
+};
+
+/* "COMM[PID]: system call NR (sys_NAME) blocked at ip:HEX\n" */
+void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c);
+/* "    NAME = VALUE\n" for each argument. */
+void sf_vreport_args(struct sf_out *o, const struct sf_vcall *c);
+/* "    rule: ...\n" for SF_NOT_IN_SET and a filter's index; 0, or -1 for
+ * another decision (the caller says what it is). */
+int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c);
+/* "    add: RULE\n" (nothing for a decision it cannot widen). */
+void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c);
+
+/* The rule to add for calls of nr that got decision d (SF_NOT_IN_SET or
+ * a filter's index) in policy p, obs being those calls: "sys_X: EXPR",
+ * or, when X has filters, "sys_X: 0; sys_X: ..." with each filter the
+ * calls may have failed or'ed with what they need.  call: one call, whose
+ * arguments tell exactly which filters failed; NULL: a summary of many,
+ * and every filter from d on is widened.  Returns the length, as
+ * sf_out_end would; nothing is written for another decision. */
+void sf_vreport_fix(struct sf_out *o, const struct sf_policy *p, long nr, int d,
+		    const struct sf_obs *obs, const uint64_t *call);
+
+/* Whether filter f of p is true of arguments a (the evaluator's answer
+ * for that one filter). */
+int sf_filter_holds(const struct sf_policy *p, const struct sf_filter *f, const uint64_t a[6]);
+
+#endif
