@@ -80,7 +80,7 @@ struct ctx {
 	unsigned sp;         /* frames on the stack (see lower) */
 	struct sock_filter frames[FRAMES];
 	uint32_t kill;       /* the default action's RET value */
-	uint32_t xkill, trap; /* the RET values of a rule's kill and trap */
+	uint32_t xkill, trap, log; /* the RET values of a rule's kill, trap and log */
 	unsigned near_allow; /* id of the newest RET ALLOW, 0 if none */
 	unsigned near_kill;  /* id of the newest RET kill, 0 if none */
 	struct { uint32_t k; unsigned id; } near_ret[NEAR_RETS]; /* RET ERRNOs */
@@ -151,7 +151,7 @@ static uint32_t sym_ret(const struct ctx *c, unsigned t)
 	case L_KILL: return c->kill;
 	case L_XKILL: return c->xkill;
 	case L_TRAP: return c->trap;
-	case L_LOG: return SECCOMP_RET_LOG;
+	case L_LOG: return c->log;
 	default: return SECCOMP_RET_ERRNO | (t - 0xe000u);
 	}
 }
@@ -862,10 +862,15 @@ static uint32_t default_ret(const struct sf_policy *p, uint32_t kill_action)
 {
 	if (kill_action == SECCOMP_RET_LOG)
 		return SECCOMP_RET_LOG;
+	if (kill_action == SF_BPF_NOTIFY_LOG)
+		return SECCOMP_RET_USER_NOTIF;
 	switch (p->dflt) {
 	case SF_ACTION_KILL: return kill_action;
 	case SF_ACTION_TRAP: return SECCOMP_RET_TRAP;
-	case SF_ACTION_LOG: return SECCOMP_RET_LOG;
+	case SF_ACTION_LOG:
+		/* the supervisor reports it, and lets it run */
+		return kill_action == SECCOMP_RET_USER_NOTIF ? SECCOMP_RET_USER_NOTIF
+							     : SECCOMP_RET_LOG;
 	default:
 		return p->dflt >= 1 && p->dflt <= SF_ERRNO_MAX ? SECCOMP_RET_ERRNO | p->dflt
 							       : kill_action;
@@ -888,9 +893,25 @@ int sf_bpf_compile(const struct sf_policy *p, uint32_t kill_action,
 	c.buf = out;
 	c.lim = cap < SF_BPF_MAX ? cap : SF_BPF_MAX;
 	c.kill = default_ret(p, kill_action);
-	/* log mode: a rule's kill and trap are logged too (eval.h) */
-	c.xkill = kill_action == SECCOMP_RET_LOG ? SECCOMP_RET_LOG : kill_action;
-	c.trap = kill_action == SECCOMP_RET_LOG ? SECCOMP_RET_LOG : SECCOMP_RET_TRAP;
+	/* log mode: a rule's kill and trap are logged too (eval.h); under a
+	 * supervisor (bpf.h) what is logged goes to it, which reports it and
+	 * lets it run */
+	switch (kill_action) {
+	case SECCOMP_RET_LOG:
+		c.xkill = c.trap = c.log = SECCOMP_RET_LOG;
+		break;
+	case SF_BPF_NOTIFY_LOG:
+		c.xkill = c.trap = c.log = SECCOMP_RET_USER_NOTIF;
+		break;
+	case SECCOMP_RET_USER_NOTIF:
+		c.xkill = c.log = SECCOMP_RET_USER_NOTIF;
+		c.trap = SECCOMP_RET_TRAP;
+		break;
+	default:
+		c.xkill = kill_action;
+		c.trap = SECCOMP_RET_TRAP;
+		c.log = SECCOMP_RET_LOG;
+	}
 
 	nranges = build_ranges(&c, ranges);
 	emit_goto(&c, emit_tree(&c, ranges, 0, nranges));

@@ -15,6 +15,13 @@
  * data 0, as libseccomp's SCMP_ACT_TRAP, for the program to handle. */
 #define SF_BPF_TRAP_KILL 0x5ecf
 
+/* Kill actions for a supervisor listening on the filter (secfilter run
+ * --trusted): SECCOMP_RET_USER_NOTIF sends the policy's kill and log to
+ * it, which reports and kills or lets the call run; SF_BPF_NOTIFY_LOG is
+ * log mode, every default action sent to it (its data bit is not the
+ * kernel's: the program has plain SECCOMP_RET_USER_NOTIF). */
+#define SF_BPF_NOTIFY_LOG (SECCOMP_RET_USER_NOTIF | 1)
+
 /* Compiles p into out[0..cap) and sets *len.  Every path ends in
  * SECCOMP_RET_ALLOW or an action, the policy's default action or a rule's
  * (`X: ACTION`, `else ACTION`): kill_action for `kill` (the default:
@@ -23,7 +30,9 @@
  * `log`, SECCOMP_RET_ERRNO | E for `return E`.  A kill_action of
  * SECCOMP_RET_LOG is log mode (SECFILTER_ACTION=log, run --log): then the
  * default action, and every kill and trap, is SECCOMP_RET_LOG, whatever
- * the policy says (sf_action_log_mode). 
+ * the policy says (sf_action_log_mode); for SECCOMP_RET_USER_NOTIF and
+ * SF_BPF_NOTIFY_LOG, where the log actions go to the supervisor too, see
+ * above.
  * p->pending is ignored: the caller installs the program only when the
  * policy is to be in force.
  * Allocates nothing (out[0, cap) is also its scratch space).  Returns 0,

@@ -59,6 +59,7 @@
 
 #include "bpf.h"
 #include "kmsg.h"
+#include "listen.h"
 #include "secfilter.h"
 #include "trace.h"
 
@@ -117,6 +118,9 @@ struct run {
 	struct kill *kills;
 	size_t nkills, kills_cap;
 	pid_t pid;
+	struct treelog tl;      /* reports written by run, and log mode's summary */
+	struct listener lis;    /* trusted mode: run listens to its filter */
+	int listen;             /* it will */
 };
 
 static int parse_env_defaults(struct run *r)
@@ -572,20 +576,50 @@ static void report_sigsys(struct run *r, pid_t pid, const char *comm)
 }
 
 /* Trusted mode: the policy as a kernel filter, compiled before anything
- * starts.  0 or an exit status. */
+ * starts.  run listens to it where it can (listen.h): the filter then
+ * sends kills and logs to run.  0 or an exit status. */
 static int compile_policy(struct run *r)
 {
 	uint32_t action = r->log ? SECCOMP_RET_LOG : SECCOMP_RET_KILL_PROCESS;
 	struct sf_error err;
 	int rc;
 
+	if (r->listen)
+		action = r->log ? SF_BPF_NOTIFY_LOG : SECCOMP_RET_USER_NOTIF;
 	memset(&err, 0, sizeof(err));
-	r->prog = xmalloc(SF_BPF_MAX * sizeof(*r->prog));
+	if (!r->prog)
+		r->prog = xmalloc(SF_BPF_MAX * sizeof(*r->prog));
 	rc = sf_bpf_compile(r->policy, action, r->prog, SF_BPF_MAX, &r->prog_len, &err);
 	if (rc == 0)
 		return 0;
 	tool_err("run: %s: %s", r->in.source, err.text[0] ? err.text : strerror(-rc));
 	return rc == -E2BIG ? EX_SF_POLICY : EX_SF_FAIL;
+}
+
+/* The listener's fd is PROG's, made by its seccomp call: run takes a
+ * copy, and PROG's is closed before any of PROG's code runs -- a program
+ * holding it could answer "continue" to its own denied calls.  0, or an
+ * exit status (PROG is then killed by the caller). */
+static int take_listener(struct run *r, int child_fd, int *pending_sig)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, r->pid, 0);
+	long c;
+
+	r->lis.fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, child_fd, 0);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (r->lis.fd < 0) {
+		tool_perr("run: cannot take the kernel filter's listener from %s", r->name);
+		return EX_SF_FAIL;
+	}
+	fcntl(r->lis.fd, F_SETFD, FD_CLOEXEC);
+	c = trace_inject_close(r->pid, child_fd, r->lis.fd, pending_sig);
+	if (c != 0) {
+		errno = c < 0 ? (int)-c : EIO;
+		tool_perr("run: cannot close the kernel filter's listener in %s", r->name);
+		return EX_SF_FAIL;
+	}
+	return 0;
 }
 
 /* What arm_trusted and verify_interposed return when PROG ended before
@@ -600,6 +634,7 @@ static int arm_trusted(struct run *r, int *status, int *pending_sig)
 	long ret;
 	int rc;
 
+
 	if (!start) {
 		tool_perr("run: cannot read the registers of %s", r->name);
 		return EX_SF_FAIL;
@@ -611,12 +646,23 @@ static int arm_trusted(struct run *r, int *status, int *pending_sig)
 		tool_perr("run: cannot stop %s at its first instruction", r->name);
 		return EX_SF_FAIL;
 	}
-	ret = trace_inject_seccomp(r->pid, r->prog, r->prog_len, pending_sig);
-	if (ret != 0) {
+	ret = trace_inject_seccomp(r->pid, r->prog, r->prog_len,
+				   r->listen ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, pending_sig);
+	if (r->listen && ret == -EBUSY) {
+		/* a filter above ours has a listener already (one run inside
+		 * another): the kernel alone, then */
+		r->listen = 0;
+		if ((rc = compile_policy(r)))
+			return rc;
+		ret = trace_inject_seccomp(r->pid, r->prog, r->prog_len, 0, pending_sig);
+	}
+	if (ret < 0) {
 		errno = (int)-ret;
 		tool_perr("run: cannot install the kernel filter in %s", r->name);
 		return EX_SF_FAIL;
 	}
+	if (r->listen)
+		return take_listener(r, (int)ret, pending_sig);
 	return 0;
 }
 
@@ -707,32 +753,65 @@ static int spawn_failed(const struct run *r, int errfd, int status)
 }
 
 /* Until PROG has exited, reads the kills the library reports as they
- * come (the socket's queue is not endless).  Without a pidfd (before
- * Linux 5.3) the queue is read once PROG is gone. */
+ * come (the socket's queue is not endless) and answers the kernel
+ * filter's notifications.  Without a pidfd (before Linux 5.3) the queue is
+ * read once PROG is gone. */
 static void await_exit(struct run *r)
 {
-	struct pollfd p[2];
+	struct pollfd p[3];
 	int pidfd;
 
-	if (r->sup < 0)
+	if (r->sup < 0 && r->lis.fd < 0)
 		return;
 	pidfd = (int)syscall(SYS_pidfd_open, r->pid, 0);
 	if (pidfd < 0)
 		return;
 	p[0].fd = pidfd;
 	p[1].fd = r->sup;
-	p[0].events = p[1].events = POLLIN;
+	p[2].fd = r->lis.fd;
+	p[0].events = p[1].events = p[2].events = POLLIN;
 	for (;;) {
-		int n = poll(p, 2, -1);
+		/* a process given SIGSYS is looked at again until it is gone */
+		int n = poll(p, 3, listen_reap(&r->lis, 0) ? 100 : -1);
 
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (p[1].revents & POLLIN))
 			drain_kills(r);
+		if (n > 0 && (p[2].revents & POLLIN))
+			listen_serve(&r->lis, 0);
 		if (n > 0 && p[0].revents)
 			break;
 	}
 	close(pidfd);
+}
+
+/* PROG is gone: what its tree asked meanwhile is answered, and the
+ * processes given SIGSYS get their time to die. */
+static void finish_listening(struct run *r)
+{
+	long long waited = 0;
+	size_t i;
+
+	if (r->lis.fd < 0)
+		return;
+	listen_serve(&r->lis, 0);
+	while (listen_reap(&r->lis, waited >= 2000) && waited < 4000) {
+		listen_serve(&r->lis, 50);
+		waited += 50;
+	}
+	for (i = 0; i < r->lis.nkills; i++)
+		add_kill(r, r->lis.kills[i].pid, r->lis.kills[i].nr, r->lis.kills[i].comm);
+}
+
+static int killed_by_listener(const struct run *r, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < r->lis.nkills; i++)
+		if (r->lis.kills[i].pid == pid)
+			return 1;
+	return 0;
 }
 
 static int wait_prog(struct run *r)
@@ -760,12 +839,15 @@ static int wait_prog(struct run *r)
 		tool_perr("run: waitpid");
 		return EX_SF_FAIL;
 	}
-	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
+	/* the listener's kill was reported in full already */
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS && !killed_by_listener(r, r->pid))
 		report_sigsys(r, r->pid, comm);
 	/* Whatever a process of the tree sent before PROG's exit is queued
 	 * by now. */
 	drain_kills(r);
+	finish_listening(r);
 	report_kills(r);
+	treelog_summary(&r->tl);
 	/* PROG exited 0, so whoever was killed was another process. */
 	if (status_to_exit(st) == 0 && r->nkills)
 		return EX_SF_TREE_KILLED;
@@ -862,19 +944,37 @@ static int prepare(struct run *r, int argc, char **argv)
 		return rc;
 	if (r->mode == MODE_INTERPOSE && (rc = prepare_library(r)))
 		return rc;
-	if (r->mode == MODE_TRUSTED && (rc = compile_policy(r)))
-		return rc;
+	if (r->mode == MODE_TRUSTED) {
+		r->listen = listen_possible(r->policy, r->log);
+		if ((rc = compile_policy(r)))
+			return rc;
+	}
+	if (treelog_init(&r->tl, r->policy, r->log) < 0)
+		return EX_SF_FAIL;
+	r->lis.fd = -1;
+	r->lis.log = r->log;
+	r->lis.p = r->policy;
+	r->lis.tl = &r->tl;
 	return 0;
 }
 
 static void release(struct run *r)
 {
+	size_t i;
+
 	if (r->hs[0] >= 0)
 		close(r->hs[0]);
 	if (r->kmsg >= 0)
 		close(r->kmsg);
 	if (r->sup >= 0)
 		close(r->sup);
+	if (r->lis.fd >= 0)
+		close(r->lis.fd);
+	for (i = 0; i < r->lis.nkills; i++)
+		if (r->lis.kills[i].pidfd >= 0)
+			close(r->lis.kills[i].pidfd);
+	free(r->lis.kills);
+	treelog_free(&r->tl);
 	free(r->kills);
 	if (r->policy)
 		sf_policy_free(r->policy);
@@ -895,6 +995,7 @@ int cmd_run(int argc, char **argv)
 	r.hs[0] = r.hs[1] = -1;
 	r.kmsg = -1;
 	r.sup = -1;
+	r.lis.fd = -1;
 	rc = prepare(&r, argc, argv);
 	if (rc == 0) {
 		/* Opened before PROG starts, at the log's end: only records

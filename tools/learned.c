@@ -525,7 +525,7 @@ static char *rule_of(const struct learned *l, unsigned nr)
 	return out;
 }
 
-static void count_comment(FILE *f, const struct learned *l, const struct lrule *r)
+void learned_count_comment(FILE *f, const struct learned *l, const struct lrule *r)
 {
 	unsigned order[LP_PROGS + 1], n = 0, i, j, shown = 0;
 
@@ -571,7 +571,7 @@ static void write_rule(FILE *f, const struct learned *l, unsigned nr, const char
 	if (!r->calls) /* futex, see below */
 		fputs("# 0 calls, but threads wait through it when timing has them", f);
 	else
-		count_comment(f, l, r);
+		learned_count_comment(f, l, r);
 	fputc('\n', f);
 }
 

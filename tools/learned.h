@@ -59,6 +59,9 @@ char *shell_quote(char *const *argv);
  * Returns 0, or an exit status after saying why. */
 int learned_merge_file(struct learned *l, const char *path);
 
+/* "# 32 calls: ls 30, sh 2": r's count and who made the calls. */
+void learned_count_comment(FILE *f, const struct learned *l, const struct lrule *r);
+
 /* The policy text (malloc'd), checked to parse. */
 char *learned_policy(const struct learned *l, size_t *len);
 

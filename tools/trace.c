@@ -4,12 +4,14 @@
 #include <fcntl.h>
 #include <linux/kcmp.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -589,76 +591,154 @@ int trace_run_to(pid_t pid, unsigned long addr, int *status)
 	return run_to_soft(pid, addr, sig, status);
 }
 
+/* A syscall made in the child on its behalf, and the listener of the
+ * kernel filter that may be told of it (-1: none). */
+struct injected {
+	pid_t pid;
+	long nr;
+	unsigned long a0;
+	int listener;
+};
+
+/* Answers, while an injected call is under way, the notification the
+ * kernel filter sends about it: the call is ours, not the program's, and
+ * runs.  Anything else notified meanwhile is not possible (the child is
+ * at its first instruction, with no other task) and is refused. */
+static void answer_injected(const struct injected *inj)
+{
+	struct seccomp_notif n;
+	struct seccomp_notif_resp resp;
+
+	memset(&n, 0, sizeof(n));
+	if (ioctl(inj->listener, SECCOMP_IOCTL_NOTIF_RECV, &n) < 0)
+		return;
+	memset(&resp, 0, sizeof(resp));
+	resp.id = n.id;
+	if (n.pid == (uint32_t)inj->pid && n.data.nr == inj->nr &&
+	    n.data.args[0] == inj->a0) {
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	} else {
+		resp.error = -EPERM;
+	}
+	ioctl(inj->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+/* Waits for the child's next stop; with a listener, answers the
+ * notification of the injected call meanwhile. */
+static int wait_step(const struct injected *inj, int *st)
+{
+	struct pollfd pf;
+
+	if (!inj || inj->listener < 0)
+		return wait_retry(inj ? inj->pid : -1, st, 0) < 0 ? -1 : 0;
+	pf.fd = inj->listener;
+	pf.events = POLLIN;
+	for (;;) {
+		pid_t w = waitpid(inj->pid, st, WNOHANG | __WALL);
+		if (w == inj->pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (poll(&pf, 1, 10) > 0 && (pf.revents & POLLIN))
+			answer_injected(inj);
+	}
+}
+
 /* Single-steps the child over one instruction, keeping a signal that
  * arrives first.  0, or -1 when it died or ptrace failed. */
-static int step_one(pid_t pid, int *pending_sig)
+static int step_one(const struct injected *inj, int *pending_sig)
 {
 	int st, tries;
 
 	/* A signal stop comes before the step; a fault of the instruction
 	 * itself (SIGILL, SIGSEGV) would come back at every try. */
 	for (tries = 0; tries < 64; tries++) {
-		if (ptrace(PTRACE_SINGLESTEP, pid, 0, 0) < 0)
+		if (ptrace(PTRACE_SINGLESTEP, inj->pid, 0, 0) < 0)
 			return -1;
-		if (wait_retry(pid, &st, 0) < 0 || !WIFSTOPPED(st)) {
+		if (wait_step(inj, &st) < 0 || !WIFSTOPPED(st)) {
 			errno = ESRCH;
 			return -1;
 		}
 		if (WSTOPSIG(st) == SIGTRAP && !(st >> 16))
 			return 0;
-		if (trace_stop_signal(pid, st))
+		if (trace_stop_signal(inj->pid, st))
 			*pending_sig = WSTOPSIG(st);
 	}
 	errno = EFAULT;
 	return -1;
 }
 
-long trace_inject_seccomp(pid_t pid, const struct sock_filter *prog, unsigned len,
-			  int *pending_sig)
+/* Makes the stopped child execute syscall nr(a...) at its rip, then puts
+ * its registers and code back.  Returns the syscall's result, or -errno
+ * when the injection itself failed. */
+static long inject_syscall(const struct injected *inj, const unsigned long a[3],
+			   int *pending_sig)
 {
 	static const unsigned char syscall_insn[2] = { 0x0f, 0x05 };
 	struct user_regs_struct saved, r;
 	unsigned char old[2];
+	long ret;
+
+	if (ptrace(PTRACE_GETREGS, inj->pid, 0, &saved) < 0)
+		return -errno;
+	if (poke_bytes(inj->pid, saved.rip, syscall_insn, 2, old) < 0)
+		return -errno;
+	r = saved;
+	r.rax = (unsigned long)inj->nr;
+	r.orig_rax = -1ul;
+	r.rdi = a[0];
+	r.rsi = a[1];
+	r.rdx = a[2];
+	if (ptrace(PTRACE_SETREGS, inj->pid, 0, &r) < 0 || step_one(inj, pending_sig) < 0 ||
+	    ptrace(PTRACE_GETREGS, inj->pid, 0, &r) < 0)
+		return -errno;
+	ret = (long)r.rax;
+	if (r.rip != saved.rip + 2)
+		ret = -EFAULT; /* something else ran: do not trust the result */
+	if (poke_bytes(inj->pid, saved.rip, old, 2, NULL) < 0 ||
+	    ptrace(PTRACE_SETREGS, inj->pid, 0, &saved) < 0)
+		return -errno;
+	return ret;
+}
+
+long trace_inject_seccomp(pid_t pid, const struct sock_filter *prog, unsigned len,
+			  unsigned long flags, int *pending_sig)
+{
+	struct injected inj = { pid, SYS_seccomp, SECCOMP_SET_MODE_FILTER, -1 };
 	size_t size = len * sizeof(*prog) + sizeof(struct sock_fprog);
 	unsigned char buf[SF_INJECT_MAX];
+	struct user_regs_struct regs;
 	struct sock_fprog fprog;
-	unsigned long base;
-	long ret;
+	unsigned long base, a[3];
 
 	if (size > sizeof(buf)) {
 		errno = E2BIG;
 		return -E2BIG;
 	}
-	if (ptrace(PTRACE_GETREGS, pid, 0, &saved) < 0)
+	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
 		return -errno;
 	/* The program and its header go below the stack pointer, past the
 	 * red zone: at the first instruction of an image nothing lives
 	 * there, and the kernel maps 128 KiB of stack below it. */
-	base = (saved.rsp - 256 - size) & ~15ul;
+	base = (regs.rsp - 256 - size) & ~15ul;
 	memcpy(buf, prog, len * sizeof(*prog));
 	fprog.len = (unsigned short)len;
 	fprog.filter = (struct sock_filter *)base;
 	memcpy(buf + len * sizeof(*prog), &fprog, sizeof(fprog));
 	if (write_mem(pid, base, buf, size) < 0)
 		return -errno;
-	if (poke_bytes(pid, saved.rip, syscall_insn, 2, old) < 0)
-		return -errno;
-	r = saved;
-	r.rax = SYS_seccomp;
-	r.orig_rax = -1ul;
-	r.rdi = SECCOMP_SET_MODE_FILTER;
-	r.rsi = 0;
-	r.rdx = base + len * sizeof(*prog);
-	if (ptrace(PTRACE_SETREGS, pid, 0, &r) < 0 || step_one(pid, pending_sig) < 0 ||
-	    ptrace(PTRACE_GETREGS, pid, 0, &r) < 0)
-		return -errno;
-	ret = (long)r.rax;
-	if (r.rip != saved.rip + 2)
-		ret = -EFAULT; /* something else ran: do not trust the result */
-	if (poke_bytes(pid, saved.rip, old, 2, NULL) < 0 ||
-	    ptrace(PTRACE_SETREGS, pid, 0, &saved) < 0)
-		return -errno;
-	return ret;
+	a[0] = SECCOMP_SET_MODE_FILTER;
+	a[1] = flags;
+	a[2] = base + len * sizeof(*prog);
+	return inject_syscall(&inj, a, pending_sig);
+}
+
+long trace_inject_close(pid_t pid, int fd, int listener, int *pending_sig)
+{
+	struct injected inj = { pid, SYS_close, (unsigned long)fd, listener };
+	unsigned long a[3] = { (unsigned long)fd, 0, 0 };
+
+	return inject_syscall(&inj, a, pending_sig);
 }
 
 unsigned long trace_auxv(pid_t pid, unsigned long type)

@@ -58,12 +58,18 @@ int trace_until_exec(pid_t pid, int *status);
 int trace_run_to(pid_t pid, unsigned long addr, int *status);
 
 /* In a child stopped by trace_run_to, makes it call seccomp(
- * SECCOMP_SET_MODE_FILTER, 0, prog) as if it had done so itself, then puts
- * its registers and code back.  A signal that arrives meanwhile is kept in
- * *pending_sig for the caller to deliver when resuming.  Returns the
- * syscall's result (0 or -errno). */
+ * SECCOMP_SET_MODE_FILTER, flags, prog) as if it had done so itself, then
+ * puts its registers and code back.  A signal that arrives meanwhile is
+ * kept in *pending_sig for the caller to deliver when resuming.  Returns
+ * the syscall's result (0, the listener's fd in the child with
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER, or -errno). */
 long trace_inject_seccomp(pid_t pid, const struct sock_filter *prog, unsigned len,
-			  int *pending_sig);
+			  unsigned long flags, int *pending_sig);
+
+/* The same for close(fd), once the filter is in: when it notifies
+ * listener (our copy of its fd, or -1) of this close, the close is let
+ * run.  Returns close's result. */
+long trace_inject_close(pid_t pid, int fd, int listener, int *pending_sig);
 
 /* An auxiliary vector entry of a stopped child (AT_ENTRY...), 0 if none. */
 unsigned long trace_auxv(pid_t pid, unsigned long type);

@@ -1,0 +1,290 @@
+/* run --trusted, listening to its kernel filter (listen.h).
+ *
+ * A notified call waits in the kernel until run answers, so nothing of it
+ * runs before run has decided.  Log mode answers "continue" once the call
+ * is reported.  A kill ends the process as the kernel's own kill would,
+ * with SIGSYS (status 159, a core dump where they are enabled), sent to
+ * the waiting thread: its wait ends, and the signal's default action ends
+ * the process before the call returns.  A process that could outlive
+ * SIGSYS (it handles, ignores or blocks it) gets SIGKILL instead, and so
+ * does one still alive two seconds later or notifying again.
+ *
+ * What is left when run is gone (killed, or exited with PROG while other
+ * processes of the tree go on): nobody listens, and the kernel fails
+ * every call the policy would have killed with ENOSYS.  The call still
+ * never runs; the process is no longer killed for it.  While run is
+ * stopped (SIGSTOP), such a call waits. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf.h"
+#include "eval.h"
+#include "listen.h"
+#include "secfilter.h"
+
+#define NR_CLOSE 3
+#define SIGSYS_GRACE_MS 2000
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+int listen_possible(const struct sf_policy *p, int log)
+{
+	uint32_t act = SECCOMP_RET_USER_NOTIF;
+	const struct sf_sysrule *c = &p->sys[NR_CLOSE];
+	unsigned i;
+	int self, fd;
+
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) != 0)
+		return 0;
+	self = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (self < 0)
+		return 0;
+	fd = (int)syscall(SYS_pidfd_getfd, self, self, 0);
+	close(self);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	/* Without log mode only kill and log reach run: a policy whose
+	 * denials all return an errno or trap has nothing to tell it. */
+	if (!log && p->dflt != SF_ACTION_KILL && p->dflt != SF_ACTION_LOG)
+		return 0;
+	/* PROG must close its copy of the listener (listen.h): a close the
+	 * policy could fail with an errno or a trap would leave it open */
+	if (c->allowed && c->ret)
+		return 0;
+	for (i = 0; i < c->nfilters; i++)
+		if (p->filters[c->first + i].fail)
+			return 0;
+	return 1;
+}
+
+/* Reads from the process for display: page by page, up to the first
+ * page it cannot read. */
+static size_t vm_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	pid_t tid = *(pid_t *)ctx;
+	size_t done = 0;
+
+	while (done < n) {
+		size_t room = 4096 - ((addr + done) & 4095), k = n - done < room ? n - done : room;
+		struct iovec local = { (char *)buf + done, k };
+		struct iovec remote = { (void *)(uintptr_t)(addr + done), k };
+		ssize_t r = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+		if (r <= 0)
+			break;
+		done += (size_t)r;
+		if ((size_t)r < k)
+			break;
+	}
+	return done;
+}
+
+/* A line of /proc/TID/status: "Tgid:\t123" -> 123, "SigBlk:\t..." hex. */
+static int status_field(pid_t tid, const char *name, unsigned long long *v, int hex)
+{
+	char path[64], line[256];
+	size_t n = strlen(name);
+	FILE *f;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f))
+		if (strncmp(line, name, n) == 0 && line[n] == ':')
+			found = sscanf(line + n + 1, hex ? "%llx" : "%llu", v) == 1;
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+static void comm_of(pid_t tid, char *comm, size_t cap)
+{
+	char path[64];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, comm, cap - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		n = snprintf(comm, cap, "?");
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+}
+
+static int still_waiting(const struct listener *l, uint64_t id)
+{
+	return ioctl(l->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+}
+
+static void respond(const struct listener *l, uint64_t id, int error, int cont)
+{
+	struct seccomp_notif_resp resp;
+
+	memset(&resp, 0, sizeof(resp));
+	resp.id = id;
+	resp.error = error;
+	resp.flags = cont ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
+	ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+static struct listen_kill *kill_of(struct listener *l, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < l->nkills; i++)
+		if (l->kills[i].pid == pid)
+			return &l->kills[i];
+	return NULL;
+}
+
+/* Ends process tgid, whose thread tid waits in notification id. */
+static void kill_process(struct listener *l, uint64_t id, pid_t tid, pid_t tgid, long nr,
+			 const char *comm)
+{
+	unsigned long long blk = 0, ign = 0, cgt = 0;
+	const unsigned long long bit = 1ull << (SIGSYS - 1);
+	struct listen_kill *k = kill_of(l, tgid);
+	int pidfd;
+
+	if (k) { /* notifying again: SIGSYS did not end it */
+		if (k->pidfd >= 0)
+			syscall(SYS_pidfd_send_signal, k->pidfd, SIGKILL, NULL, 0);
+		return;
+	}
+	pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	/* the pidfd names the process whose thread still waits: checked
+	 * after it was opened, so that a pid reused since is not killed */
+	if (pidfd < 0 || !still_waiting(l, id)) {
+		if (pidfd >= 0)
+			close(pidfd);
+		return;
+	}
+	if (l->nkills == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->kills = realloc(l->kills, l->cap * sizeof(*l->kills));
+		if (!l->kills) {
+			tool_err("out of memory");
+			exit(EX_SF_FAIL);
+		}
+	}
+	k = &l->kills[l->nkills++];
+	k->pid = tgid;
+	k->nr = nr;
+	snprintf(k->comm, sizeof(k->comm), "%.16s", comm);
+	k->pidfd = pidfd;
+	k->deadline_ms = now_ms() + SIGSYS_GRACE_MS;
+	if (status_field(tid, "SigBlk", &blk, 1) == 0 && status_field(tid, "SigIgn", &ign, 1) == 0 &&
+	    status_field(tid, "SigCgt", &cgt, 1) == 0 && !((blk | ign | cgt) & bit) &&
+	    syscall(SYS_tgkill, tgid, tid, SIGSYS) == 0)
+		return;
+	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+}
+
+static void serve_one(struct listener *l)
+{
+	struct seccomp_notif n;
+	unsigned long long tgid = 0;
+	char comm[32];
+	struct sf_vcall c;
+	unsigned action;
+	pid_t tid;
+	int d, x86 = 1;
+
+	memset(&n, 0, sizeof(n));
+	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, &n) < 0)
+		return; /* its caller died meanwhile */
+	tid = (pid_t)n.pid;
+	if (!tid) { /* outside our PID namespace: no way to name or end it */
+		respond(l, n.id, -ENOSYS, 0);
+		return;
+	}
+	comm_of(tid, comm, sizeof(comm));
+	if (status_field(tid, "Tgid", &tgid, 0) < 0 || !still_waiting(l, n.id))
+		return;
+	if (n.data.arch != AUDIT_ARCH_X86_64 || (n.data.nr & 0x40000000))
+		x86 = 0;
+	memset(&c, 0, sizeof(c));
+	c.nr = n.data.nr;
+	memcpy(c.a, n.data.args, sizeof(c.a));
+	c.ip = n.data.instruction_pointer;
+	c.comm = comm;
+	c.pid = (long)tgid;
+	c.p = l->p;
+	d = x86 ? sf_decide(l->p, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
+	c.decision = d;
+	c.read = x86 ? vm_read : NULL;
+	c.ctx = &tid;
+	if (d == SF_ALLOW) { /* not ours to decide (cannot happen) */
+		respond(l, n.id, 0, 1);
+		return;
+	}
+	action = !x86 ? SF_ACTION_KILL
+	       : l->log ? sf_action_log_mode(l->p, (uint64_t)c.nr, d)
+			: sf_action(l->p, (uint64_t)c.nr, d);
+	treelog_call(l->tl, &c);
+	if (action == SF_ACTION_LOG)
+		respond(l, n.id, 0, 1);
+	else if (action >= 1 && action <= SF_ERRNO_MAX)
+		respond(l, n.id, -(int)action, 0);
+	else
+		kill_process(l, n.id, tid, (pid_t)tgid, x86 ? c.nr : -1, comm);
+}
+
+int listen_serve(struct listener *l, int wait_ms)
+{
+	struct pollfd pf = { l->fd, POLLIN, 0 };
+	int handled = 0;
+
+	if (l->fd < 0)
+		return 0;
+	while (poll(&pf, 1, handled ? 0 : wait_ms) > 0 && (pf.revents & POLLIN)) {
+		serve_one(l);
+		handled++;
+	}
+	return handled;
+}
+
+size_t listen_reap(struct listener *l, int force)
+{
+	long long now = now_ms();
+	size_t i, dying = 0;
+
+	for (i = 0; i < l->nkills; i++) {
+		struct listen_kill *k = &l->kills[i];
+		struct pollfd pf = { k->pidfd, POLLIN, 0 };
+
+		if (k->pidfd < 0)
+			continue;
+		if (poll(&pf, 1, 0) > 0) { /* it is gone */
+			close(k->pidfd);
+			k->pidfd = -1;
+			continue;
+		}
+		if (force || now >= k->deadline_ms)
+			syscall(SYS_pidfd_send_signal, k->pidfd, SIGKILL, NULL, 0);
+		dying++;
+	}
+	return dying;
+}

@@ -1,0 +1,165 @@
+/* Reports and the log summary of a tree (treelog.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "eval.h"
+#include "secfilter.h"
+#include "treelog.h"
+
+int treelog_init(struct treelog *t, const struct sf_policy *p, int log)
+{
+	const char *dest = getenv("SECFILTER_LOG");
+
+	memset(t, 0, sizeof(*t));
+	t->p = p;
+	t->log = log;
+	t->fd = 2;
+	t->progs = xmalloc(sizeof(*t->progs));
+	learned_init(t->progs, SF_ARGS_AUTO);
+	if (dest && strcmp(dest, "syslog") == 0) {
+		openlog("secfilter", LOG_PID, LOG_USER);
+		t->fd = -1;
+	} else if (dest && dest[0] == '/') {
+		t->fd = open(dest, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (t->fd < 0) {
+			tool_perr("run: SECFILTER_LOG: %s", dest);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void treelog_free(struct treelog *t)
+{
+	free(t->e);
+	if (t->progs)
+		learned_free(t->progs);
+	free(t->progs);
+	if (t->fd > 2)
+		close(t->fd);
+}
+
+void treelog_write(struct treelog *t, const char *s, size_t n)
+{
+	if (t->fd >= 0) {
+		write_all(t->fd, s, n);
+		return;
+	}
+	while (n) { /* a line per message, as the library's syslog */
+		size_t k = 0;
+		while (k < n && s[k] != '\n')
+			k++;
+		syslog(LOG_WARNING, "%.*s", (int)k, s);
+		s += k + (k < n);
+		n -= k + (k < n);
+	}
+}
+
+static struct treelog_entry *entry(struct treelog *t, long nr, int decision, int *fresh)
+{
+	size_t i;
+
+	*fresh = 0;
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].nr == nr && t->e[i].decision == decision)
+			return &t->e[i];
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->e = realloc(t->e, t->cap * sizeof(*t->e));
+		if (!t->e) {
+			tool_err("out of memory");
+			exit(EX_SF_FAIL);
+		}
+	}
+	*fresh = 1;
+	memset(&t->e[t->n], 0, sizeof(t->e[0]));
+	t->e[t->n].nr = nr;
+	t->e[t->n].decision = decision;
+	sf_obs_init(&t->e[t->n].obs);
+	return &t->e[t->n++];
+}
+
+void treelog_call(struct treelog *t, const struct sf_vcall *c)
+{
+	int fresh;
+	struct treelog_entry *e = entry(t, c->nr, c->decision, &fresh);
+
+	e->calls++;
+	sf_obs_add(&e->obs, c->nr, c->a);
+	if (c->nr >= 0 && c->nr < SF_NR_COUNT) {
+		unsigned prog = learned_prog(t->progs, c->comm ? c->comm : "?");
+		t->progs->r[c->nr].calls++;
+		t->progs->r[c->nr].by_prog[prog]++;
+	}
+	if (fresh || !t->log) {
+		char *buf = xmalloc(64 << 10);
+		struct sf_out o = { buf, 64 << 10, 0 };
+
+		sf_vreport_head(&o, c);
+		sf_vreport_args(&o, c);
+		if (sf_vreport_rule(&o, c) < 0)
+			sf_out_str(&o, "    rule: a filter installed before this policy\n");
+		sf_vreport_add(&o, c);
+		sf_out_end(&o);
+		treelog_write(t, buf, strlen(buf));
+		free(buf);
+	}
+}
+
+void treelog_summary(struct treelog *t)
+{
+	uint64_t total = 0;
+	unsigned kinds = 0;
+	char *buf = NULL;
+	size_t len = 0, i, j;
+	long nr;
+	FILE *f;
+
+	if (!t->log || !t->n)
+		return;
+	for (nr = 0; nr < SF_NR_COUNT; nr++)
+		if (t->progs->r[nr].calls) {
+			total += t->progs->r[nr].calls;
+			kinds++;
+		}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return;
+	fprintf(f, "secfilter: log mode: %llu call%s the policy denies ran, of %u system call%s "
+		   "(each reported once); these lines let them run:\n", (unsigned long long)total,
+		total == 1 ? "" : "s", kinds, kinds == 1 ? "" : "s");
+	/* one line per syscall: every rule that denied it, every call */
+	for (i = 0; i < t->n; i++) {
+		struct sf_obs all;
+		int d = t->e[i].decision, seen = 0;
+		char fix[4096];
+		struct sf_out o = { fix, sizeof fix, 0 };
+
+		for (j = 0; j < i; j++)
+			seen |= t->e[j].nr == t->e[i].nr;
+		if (seen)
+			continue;
+		all = t->e[i].obs;
+		for (j = i + 1; j < t->n; j++)
+			if (t->e[j].nr == t->e[i].nr) {
+				sf_obs_merge(&all, &t->e[j].obs);
+				/* the first filter any call failed: widened from there */
+				if (t->e[j].decision != SF_NOT_IN_SET &&
+				    (d == SF_NOT_IN_SET || t->e[j].decision < d))
+					d = t->e[j].decision;
+			}
+		sf_vreport_fix(&o, t->p, t->e[i].nr, d, &all, NULL);
+		if (sf_out_end(&o) >= sizeof fix || !o.len)
+			continue;
+		fprintf(f, "    %-40s  ", fix);
+		learned_count_comment(f, t->progs, &t->progs->r[t->e[i].nr]);
+		fputc('\n', f);
+	}
+	if (fclose(f) == 0)
+		treelog_write(t, buf, len);
+	free(buf);
+}

@@ -1,0 +1,49 @@
+/* What `secfilter run` tells about the violations of a whole tree of
+ * processes: each one reported in full the first time its (syscall,
+ * rule) is seen, later ones counted; at the end, in log mode, a summary:
+ * the violations by syscall, with their counts and the programs that made
+ * them, each as the policy line to add -- the lines together a policy
+ * fragment that, appended, lets the same run go through.
+ *
+ * Reports go where the library's would (SECFILTER_LOG: stderr, syslog or
+ * an absolute file path, appended). */
+#ifndef SECFILTER_TREELOG_H
+#define SECFILTER_TREELOG_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "learned.h"
+#include "vreport.h"
+
+struct treelog_entry {
+	long nr;
+	int decision;
+	uint64_t calls;
+	struct sf_obs obs;
+};
+
+struct treelog {
+	const struct sf_policy *p;
+	int log;                  /* log mode: the calls ran */
+	struct treelog_entry *e;
+	size_t n, cap;
+	struct learned *progs;    /* programs and their counts, per syscall */
+	int fd;                   /* SECFILTER_LOG file, or 2; -1 syslog */
+};
+
+/* 0, or -1 when SECFILTER_LOG names a file that cannot be opened (said). */
+int treelog_init(struct treelog *t, const struct sf_policy *p, int log);
+void treelog_free(struct treelog *t);
+
+/* One denied call.  Writes its report when its (syscall, rule) is new
+ * (c->read may be used), counts it either way. */
+void treelog_call(struct treelog *t, const struct sf_vcall *c);
+
+/* Text out, as reports go. */
+void treelog_write(struct treelog *t, const char *s, size_t n);
+
+/* The summary of log mode (nothing when nothing was denied). */
+void treelog_summary(struct treelog *t);
+
+#endif
