@@ -952,6 +952,7 @@ static int prepare(struct run *r, int argc, char **argv)
 	if (treelog_init(&r->tl, r->policy, r->log) < 0)
 		return EX_SF_FAIL;
 	r->lis.fd = -1;
+	r->lis.proc_ok = proc_is_ours();
 	r->lis.log = r->log;
 	r->lis.p = r->policy;
 	r->lis.tl = &r->tl;

@@ -179,6 +179,8 @@ static void kill_process(struct listener *l, uint64_t id, pid_t tid, pid_t tgid,
 	if (pidfd < 0 || !still_waiting(l, id)) {
 		if (pidfd >= 0)
 			close(pidfd);
+		else /* not a process we can name: the call fails instead */
+			respond(l, id, -ENOSYS, 0);
 		return;
 	}
 	if (l->nkills == l->cap) {
@@ -195,7 +197,8 @@ static void kill_process(struct listener *l, uint64_t id, pid_t tid, pid_t tgid,
 	snprintf(k->comm, sizeof(k->comm), "%.16s", comm);
 	k->pidfd = pidfd;
 	k->deadline_ms = now_ms() + SIGSYS_GRACE_MS;
-	if (status_field(tid, "SigBlk", &blk, 1) == 0 && status_field(tid, "SigIgn", &ign, 1) == 0 &&
+	if (l->proc_ok && status_field(tid, "SigBlk", &blk, 1) == 0 &&
+	    status_field(tid, "SigIgn", &ign, 1) == 0 &&
 	    status_field(tid, "SigCgt", &cgt, 1) == 0 && !((blk | ign | cgt) & bit) &&
 	    syscall(SYS_tgkill, tgid, tid, SIGSYS) == 0)
 		return;
@@ -220,9 +223,17 @@ static void serve_one(struct listener *l)
 		respond(l, n.id, -ENOSYS, 0);
 		return;
 	}
-	comm_of(tid, comm, sizeof(comm));
-	if (status_field(tid, "Tgid", &tgid, 0) < 0 || !still_waiting(l, n.id))
-		return;
+	if (l->proc_ok) {
+		comm_of(tid, comm, sizeof(comm));
+		if (status_field(tid, "Tgid", &tgid, 0) < 0 || !still_waiting(l, n.id))
+			return;
+	} else {
+		/* another namespace's /proc would name another process: the
+		 * thread is taken for its process (a thread that is not
+		 * its group's leader cannot be ended, see kill_process) */
+		snprintf(comm, sizeof(comm), "?");
+		tgid = (unsigned long long)tid;
+	}
 	if (n.data.arch != AUDIT_ARCH_X86_64 || (n.data.nr & 0x40000000))
 		x86 = 0;
 	memset(&c, 0, sizeof(c));

@@ -26,6 +26,8 @@ struct listen_kill {
 struct listener {
 	int fd;        /* our copy of the filter's listener, or -1 */
 	int log;       /* log mode: report and let the call run */
+	int proc_ok;   /* /proc is our PID namespace's: its files name the
+			  notifying task (else only its pid is known) */
 	const struct sf_policy *p;
 	struct treelog *tl;
 	struct listen_kill *kills;

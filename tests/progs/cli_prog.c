@@ -14,6 +14,8 @@
  *   catch FILE   catch every signal it can, create FILE, then wait for one
  *                and write "got N" ("got N value V" for a queued one)
  *   sigqueue PID SIG VALUE   queue SIG with VALUE to PID
+ *   sigsys       handle SIGSYS (write "sigsys" and go on): a program that
+ *                would outlive a SIGSYS sent to end it
  * cli_prog-static.c is the same program, linked -static. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -77,6 +79,12 @@ static void say(const char *s)
 		_exit(99);
 }
 
+static void on_sigsys(int sig)
+{
+	(void)sig;
+	say("sigsys");
+}
+
 int main(int argc, char **argv)
 {
 	int i;
@@ -118,6 +126,8 @@ int main(int argc, char **argv)
 			i++;
 		} else if (strcmp(a, "exit") == 0) {
 			_exit(atoi(v));
+		} else if (strcmp(a, "sigsys") == 0) {
+			signal(SIGSYS, on_sigsys);
 		} else if (strcmp(a, "nodump") == 0) {
 			prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 		} else if (strcmp(a, "catch") == 0) {
