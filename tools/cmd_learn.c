@@ -30,7 +30,7 @@
 extern char **environ;
 
 static const char usage[] =
-	"Usage: secfilter learn [-o FILE] [--merge FILE]... [--args=MODE] [-- PROG [ARG...]]\n"
+	"Usage: secfilter learn [-o FILE] [--merge FILE]... [--args=none|auto|strict] [-- PROG [ARG...]]\n"
 	"Run PROG with everything allowed, following its threads, children and the\n"
 	"programs they run, and write a policy that allows the calls they made:\n"
 	"one rule per system call, filtering the arguments that matter where the\n"

@@ -62,6 +62,8 @@ offers compile --format=o '=>' oci
 offers check --syntax = '' '=>' secfilter minijail oci
 offers run --syntax=m '=>' minijail
 offers compile --syntax '' '=>' secfilter minijail oci
+offers learn --args = '' '=>' none auto strict
+offers learn -a s '=>' strict
 # files for -p, -o, check's FILEs
 touch pol.conf other.txt
 offers run -p po '=>' pol.conf
@@ -69,6 +71,8 @@ offers run --policy = po '=>' pol.conf
 offers compile -o ot '=>' other.txt
 offers check -q po '=>' pol.conf
 offers learn -o ot '=>' other.txt
+offers learn --merge po '=>' pol.conf
+offers learn -m pol.conf -m ot '=>' other.txt
 # a TEXT is not a file
 comp run -e po > got
 grep -q . got && fail "run -e offers: $(cat got)"
