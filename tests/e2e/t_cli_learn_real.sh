@@ -1,0 +1,116 @@
+# learn on real programs (issue 12): ls, python3, sqlite3, tar, a shell
+# pipeline and git.  Each written policy passes check, filters an argument
+# where the calls allow it, and lets the same run succeed in both modes;
+# merging two runs of different commands lets both succeed; and a run the
+# policy does not cover gets reports whose add: lines, applied one round
+# after another, lead to a policy under which it runs to the end.
+. "$TOP/tests/e2e/lib.sh"
+exec 3>&2
+fail() { echo "FAIL: $*" >&3; exit 1; }
+
+# The system's python, not a wrapper script on PATH (pyenv's shims).
+PY=/usr/bin/python3
+[ -x $PY ] || PY=$(command -v python3)
+for p in ls $PY sqlite3 tar git; do
+	command -v $p > /dev/null || fail "$p is not installed (.ci/run installs it)"
+done
+
+# learned NAME CMD...: learns CMD into NAME.policy, checks it, and runs CMD
+# again under it with the library and in trusted mode, comparing what it
+# wrote to what it wrote while learned.
+learned() {
+	local name=$1 mode; shift
+	expect_status 0 $SECFILTER learn -o $name.policy -- "$@" > $name.out 2> $name.err
+	expect_status 0 $SECFILTER check -q $name.policy
+	for mode in --interpose --trusted; do
+		expect_status 0 $SECFILTER run $mode -p $name.policy -- "$@" > $name.run 2> $name.run.err ||
+			fail "$name under its policy, $mode: $(cat $name.run.err)"
+		[ -s $name.run.err ] && fail "$name, $mode, stderr: $(cat $name.run.err)"
+		cmp -s $name.out $name.run || fail "$name, $mode: other output: $(diff $name.out $name.run)"
+	done
+	return 0
+}
+
+# each policy has argument filters, written with constants, and comments
+# naming the programs
+mkdir -p src/sub && echo one > src/a && echo two > src/sub/b
+
+learned ls ls -l /usr
+expect_grep '^sys_openat: .*!\(flags & \(O_WRONLY\|O_RDWR\|O_CREAT\|O_TRUNC\|O_APPEND\)\)' ls.policy
+expect_grep '^sys_write: fd == 1 ' ls.policy
+expect_grep '^sys_mmap: .*PROT_EXEC' ls.policy
+expect_grep '# [0-9]+ calls?: ls$' ls.policy
+if grep -q '^sys_socket:' ls.policy; then # nsswitch asks nscd/systemd over AF_UNIX
+	expect_grep '^sys_socket: family == AF_UNIX && ' ls.policy
+fi
+expect_grep '^#   ls -l /usr$' ls.policy
+
+learned py $PY -c 'import json, os; print(json.dumps(sorted(os.listdir("src"))))'
+expect_grep '^sys_openat: .*!\(flags & \(O_WRONLY\|O_RDWR\|O_CREAT\|O_TRUNC\|O_APPEND\)\)' py.policy
+# the command's quoting survives: the header line runs again in a shell
+cmd=$(sed -n 's/^#   //p' py.policy)
+[ "$(cd . && eval "$cmd")" = '["a", "sub"]' ] || fail "header does not run back: $cmd"
+
+learned sqlite sqlite3 db.sqlite 'create table if not exists t(x); insert into t values(1); select count(*) > 0 from t;'
+# it writes its database: open flags that create, but never truncate or append
+expect_grep '^sys_openat: .*!\(flags & \(.*O_TRUNC\|O_APPEND\)\)' sqlite.policy
+expect_grep '^sys_fcntl: .*cmd == F_' sqlite.policy
+
+learned tar tar czf x.tgz src
+expect_grep '^sys_clone: clone_flags == SIGCHLD\|CLONE_CHILD_CLEARTID\|CLONE_CHILD_SETTID ' tar.policy
+expect_grep '# [0-9]+ calls: tar [0-9]+, .*gzip' tar.policy
+
+learned pipe sh -c 'ls /usr | wc -l'
+expect_grep '^sys_write: fd == 1 +# [0-9]+ calls: ' pipe.policy
+expect_grep '^sys_pipe2?: ' pipe.policy
+grep -E '^sys_(openat|mmap): .*' pipe.policy | grep -q ' ls ' || fail "no calls by ls in the pipeline: $(cat pipe.policy)"
+
+learned git git init -q repo
+expect_grep '^sys_openat: ' git.policy
+grep -q '^sys_openat: 1 ' git.policy && fail "git's openat not filtered"
+expect_grep '^sys_mkdir: |^sys_mkdirat: ' git.policy
+
+# --merge: two runs of different commands, each needs its own; the merge
+# lets both through, and keeps the header's two commands
+# (output to a file, as in the runs below: cat copies to a file with
+# copy_file_range, to /dev/null with read and write)
+expect_status 0 $SECFILTER learn -o both.policy -- cat src/a > out
+cp both.policy cat.policy
+expect_status 0 $SECFILTER learn --merge both.policy -- sh -c 'echo x > written; ls src' > out
+expect_status 0 $SECFILTER check -q both.policy
+expect_grep '^#   cat src/a$' both.policy
+expect_grep "^#   sh -c 'echo x > written; ls src'$" both.policy
+expect_grep ' from 2 runs:$' both.policy
+# the one-command policy does not let the other through
+expect_status 137 $SECFILTER run -p cat.policy -- sh -c 'echo x > written; ls src' > /dev/null 2>&1
+for mode in --interpose --trusted; do
+	expect_status 0 $SECFILTER run $mode -p both.policy -- cat src/a > out
+	expect_grep '^one$' out
+	rm -f written
+	expect_status 0 $SECFILTER run $mode -p both.policy -- sh -c 'echo x > written; ls src' > out
+	expect_grep '^x$' written
+done
+# still tight: the writing run widened openat only by what it used
+expect_grep '^sys_openat: .*!\(flags & [(]?O_RDWR' both.policy
+# merging a policy into itself changes no rule
+expect_status 0 $SECFILTER learn --merge both.policy -o again.policy
+diff <(grep '^sys_' both.policy | sed 's/ *#.*//') <(grep '^sys_' again.policy | sed 's/ *#.*//') ||
+	fail "a policy merged with itself changed"
+
+# From an empty policy to one under which `ls -l /usr` runs, by the add:
+# lines of the reports alone, a bounded number of rounds: each round runs
+# it, appends what the reports say, and runs again.
+for mode in --trusted; do
+	: > rounds.policy
+	for round in $(seq 1 60); do
+		$SECFILTER run $mode -p rounds.policy -- ls -l /usr > out 2> err && break
+		sed -n 's/^    add: //p' err > adds
+		[ -s adds ] || fail "round $round, $mode: no add: line: $(cat err)"
+		cat adds >> rounds.policy
+	done
+	[ $round -lt 60 ] || fail "$mode: no policy after 60 rounds"
+	expect_status 0 $SECFILTER run $mode -p rounds.policy -- ls -l /usr > out
+	cmp -s out ls.out || fail "$mode: ls -l /usr wrote other output"
+	echo "note: $mode: ls -l /usr runs after $round rounds" >&3
+done
+exit 0
