@@ -5,9 +5,11 @@
  * is reported.  A kill ends the process as the kernel's own kill would,
  * with SIGSYS (status 159, a core dump where they are enabled), sent to
  * the waiting thread: its wait ends, and the signal's default action ends
- * the process before the call returns.  A process that could outlive
- * SIGSYS (it handles, ignores or blocks it) gets SIGKILL instead, and so
- * does one still alive two seconds later or notifying again.
+ * the process before the call returns (a thread that blocks SIGSYS has it
+ * taken out of its mask first, see sigsys_through_mask).  A process that
+ * could outlive SIGSYS (it handles or ignores it, or cannot be traced)
+ * gets SIGKILL instead, and so does one still alive two seconds later or
+ * notifying again.
  *
  * What is left when run is gone (killed, or exited with PROG while other
  * processes of the tree go on): nobody listens, and the kernel fails
@@ -23,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -149,6 +153,39 @@ static void respond(const struct listener *l, uint64_t id, int error, int cont)
 	ioctl(l->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 }
 
+/* SIGSYS to a thread that blocks it -- glibc blocks every signal around
+ * clone3 in pthread_create and in posix_spawn: run takes it under ptrace
+ * for a moment (its wait for our answer ends), clears SIGSYS from its
+ * mask, sends it and lets go, and the signal's default action ends the
+ * process.  0, or -1 (then the caller uses SIGKILL). */
+static int sigsys_through_mask(pid_t tid, pid_t tgid)
+{
+	const uint64_t bit = 1ull << (SIGSYS - 1);
+	uint64_t mask;
+	siginfo_t si;
+	int ok = -1;
+
+	if (ptrace(PTRACE_SEIZE, tid, 0, 0) < 0)
+		return -1;
+	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) == 0) {
+		/* its stop, not reaped (WNOWAIT): the thread may be PROG,
+		 * whose exit is run's to collect */
+		memset(&si, 0, sizeof(si));
+		while (waitid(P_PID, (id_t)tid, &si, WSTOPPED | WEXITED | WNOWAIT | __WALL) < 0 &&
+		       errno == EINTR)
+			;
+		if (si.si_pid == tid && si.si_code == CLD_TRAPPED &&
+		    ptrace(PTRACE_GETSIGMASK, tid, sizeof(mask), &mask) == 0) {
+			mask &= ~bit;
+			if (ptrace(PTRACE_SETSIGMASK, tid, sizeof(mask), &mask) == 0 &&
+			    syscall(SYS_tgkill, tgid, tid, SIGSYS) == 0)
+				ok = 0;
+		}
+	}
+	ptrace(PTRACE_DETACH, tid, 0, 0);
+	return ok;
+}
+
 static struct listen_kill *kill_of(struct listener *l, pid_t pid)
 {
 	size_t i;
@@ -199,9 +236,12 @@ static void kill_process(struct listener *l, uint64_t id, pid_t tid, pid_t tgid,
 	k->deadline_ms = now_ms() + SIGSYS_GRACE_MS;
 	if (l->proc_ok && status_field(tid, "SigBlk", &blk, 1) == 0 &&
 	    status_field(tid, "SigIgn", &ign, 1) == 0 &&
-	    status_field(tid, "SigCgt", &cgt, 1) == 0 && !((blk | ign | cgt) & bit) &&
-	    syscall(SYS_tgkill, tgid, tid, SIGSYS) == 0)
-		return;
+	    status_field(tid, "SigCgt", &cgt, 1) == 0 && !((ign | cgt) & bit)) {
+		if (!(blk & bit) && syscall(SYS_tgkill, tgid, tid, SIGSYS) == 0)
+			return;
+		if ((blk & bit) && sigsys_through_mask(tid, tgid) == 0)
+			return;
+	}
 	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 }
 
