@@ -244,3 +244,29 @@ void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c)
 	sf_out_str(o, fix);
 	sf_out_str(o, "\n");
 }
+
+uint64_t sf_vsum_fix(struct sf_out *o, const struct sf_policy *p, const struct sf_vsum *e,
+		     size_t n, size_t i)
+{
+	struct sf_obs all;
+	uint64_t calls;
+	int d = e[i].decision;
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (e[j].nr == e[i].nr)
+			return 0;
+	all = e[i].obs;
+	calls = e[i].calls;
+	for (j = i + 1; j < n; j++) {
+		if (e[j].nr != e[i].nr)
+			continue;
+		sf_obs_merge(&all, &e[j].obs);
+		calls += e[j].calls;
+		/* the first filter any call failed: widened from there */
+		if (e[j].decision != SF_NOT_IN_SET && (d == SF_NOT_IN_SET || e[j].decision < d))
+			d = e[j].decision;
+	}
+	sf_vreport_fix(o, p, e[i].nr, d, &all, NULL);
+	return calls;
+}

@@ -56,6 +56,21 @@ void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c);
 void sf_vreport_fix(struct sf_out *o, const struct sf_policy *p, long nr, int d,
 		    const struct sf_obs *obs, const uint64_t *call);
 
+/* What a log keeps of the calls of one (syscall, decision). */
+struct sf_vsum {
+	long nr;
+	int decision;
+	uint64_t calls;
+	struct sf_obs obs;
+};
+
+/* A summary's line for syscall e[i].nr: when e[i] is the first entry of
+ * e[0, n) for it, the rule that lets all its calls run (every entry of
+ * the syscall merged, widened from the first filter any of them failed)
+ * is written and their count returned; else nothing, and 0. */
+uint64_t sf_vsum_fix(struct sf_out *o, const struct sf_policy *p, const struct sf_vsum *e,
+		     size_t n, size_t i);
+
 /* Whether filter f of p is true of arguments a (the evaluator's answer
  * for that one filter). */
 int sf_filter_holds(const struct sf_policy *p, const struct sf_filter *f, const uint64_t a[6]);

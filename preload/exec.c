@@ -694,6 +694,10 @@ long sf_exec(struct sf_call *c)
 	int has_pre, with_us;
 	long ret, plen;
 
+	/* log mode's summary of this image, which the exec ends */
+	if (__atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED))
+		sf_logsum_flush();
+
 	read_req(c, &r);
 	/* Read below: a bad path, argv or envp is the kernel's EFAULT, not
 	 * our SIGSEGV.  (The kernel would report a missing file first; the

@@ -228,6 +228,18 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc);
 void sf_die(void) __attribute__((noreturn));
 void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
 
+/* logdest.c: text out where SECFILTER_LOG says. */
+void sf_log_emit(const char *s, size_t n);
+
+/* logsum.c: log mode's counting.  sf_logsum_record counts c, denied with
+ * decision d, and returns 1 when its (syscall, rule) is new in this
+ * process (it is then reported in full), 0 for a repeat.
+ * sf_logsum_flush sends or writes the summary (exit_group, exec);
+ * sf_logsum_active: something was counted. */
+int sf_logsum_record(const struct sf_call *c, int d);
+void sf_logsum_flush(void);
+extern int sf_logsum_active;
+
 /* supervise.c: tells `secfilter run`, if it is listening, that this
  * process is about to be killed for c. */
 void sf_tell_supervisor(const struct sf_call *c);

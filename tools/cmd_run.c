@@ -457,17 +457,20 @@ static void add_kill(struct run *r, pid_t pid, long nr, const char *comm)
 	r->nkills++;
 }
 
-/* Reads what the library sent: "kill NR COMM\n", the sender's pid from
- * the kernel.  Other kinds of message are for later versions. */
+/* Reads what the library sent, the sender's pid from the kernel:
+ * "kill NR COMM\n" right before the policy kills it, and in log mode,
+ * when it exits or executes another program, "log NR DECISION COMM\n"
+ * and the observation of those calls (sf_obs_format). */
 static void drain_kills(struct run *r)
 {
-	char buf[256], ctl[CMSG_SPACE(sizeof(struct ucred))], comm[17];
+	char buf[4096], ctl[CMSG_SPACE(sizeof(struct ucred))], comm[17];
 	struct iovec iov = { buf, sizeof(buf) - 1 };
 	struct msghdr mh;
 	struct cmsghdr *cm;
 	ssize_t n;
 	pid_t pid;
 	long nr;
+	int d, used;
 
 	while (r->sup >= 0) {
 		memset(&mh, 0, sizeof(mh));
@@ -489,8 +492,13 @@ static void drain_kills(struct run *r)
 				pid = uc.pid;
 			}
 		/* pid 0: a sender outside our PID namespace. */
-		if (pid > 0 && sscanf(buf, "kill %ld %16[^\n]", &nr, comm) == 2)
+		if (pid > 0 && sscanf(buf, "kill %ld %16[^\n]", &nr, comm) == 2) {
 			add_kill(r, pid, nr, comm);
+		} else if (pid > 0 && sscanf(buf, "log %ld %d %16[^\n]\n%n", &nr, &d, comm, &used) == 3) {
+			struct sf_obs o;
+			if (sf_obs_parse(&o, buf + used, (size_t)(n - used)) == 0)
+				treelog_counted(&r->tl, nr, d, comm, &o);
+		}
 	}
 }
 

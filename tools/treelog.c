@@ -59,7 +59,7 @@ void treelog_write(struct treelog *t, const char *s, size_t n)
 	}
 }
 
-static struct treelog_entry *entry(struct treelog *t, long nr, int decision, int *fresh)
+static struct sf_vsum *entry(struct treelog *t, long nr, int decision, int *fresh)
 {
 	size_t i;
 
@@ -86,7 +86,7 @@ static struct treelog_entry *entry(struct treelog *t, long nr, int decision, int
 void treelog_call(struct treelog *t, const struct sf_vcall *c)
 {
 	int fresh;
-	struct treelog_entry *e = entry(t, c->nr, c->decision, &fresh);
+	struct sf_vsum *e = entry(t, c->nr, c->decision, &fresh);
 
 	e->calls++;
 	sf_obs_add(&e->obs, c->nr, c->a);
@@ -110,12 +110,28 @@ void treelog_call(struct treelog *t, const struct sf_vcall *c)
 	}
 }
 
+void treelog_counted(struct treelog *t, long nr, int d, const char *comm, const struct sf_obs *o)
+{
+	int fresh;
+	struct sf_vsum *e;
+	unsigned prog;
+
+	if (nr < 0 || nr >= SF_NR_COUNT || !o->calls)
+		return;
+	e = entry(t, nr, d, &fresh);
+	e->calls += o->calls;
+	sf_obs_merge(&e->obs, o);
+	prog = learned_prog(t->progs, comm);
+	t->progs->r[nr].calls += o->calls;
+	t->progs->r[nr].by_prog[prog] += (uint32_t)o->calls;
+}
+
 void treelog_summary(struct treelog *t)
 {
 	uint64_t total = 0;
 	unsigned kinds = 0;
 	char *buf = NULL;
-	size_t len = 0, i, j;
+	size_t len = 0, i;
 	long nr;
 	FILE *f;
 
@@ -134,26 +150,10 @@ void treelog_summary(struct treelog *t)
 		total == 1 ? "" : "s", kinds, kinds == 1 ? "" : "s");
 	/* one line per syscall: every rule that denied it, every call */
 	for (i = 0; i < t->n; i++) {
-		struct sf_obs all;
-		int d = t->e[i].decision, seen = 0;
 		char fix[4096];
 		struct sf_out o = { fix, sizeof fix, 0 };
 
-		for (j = 0; j < i; j++)
-			seen |= t->e[j].nr == t->e[i].nr;
-		if (seen)
-			continue;
-		all = t->e[i].obs;
-		for (j = i + 1; j < t->n; j++)
-			if (t->e[j].nr == t->e[i].nr) {
-				sf_obs_merge(&all, &t->e[j].obs);
-				/* the first filter any call failed: widened from there */
-				if (t->e[j].decision != SF_NOT_IN_SET &&
-				    (d == SF_NOT_IN_SET || t->e[j].decision < d))
-					d = t->e[j].decision;
-			}
-		sf_vreport_fix(&o, t->p, t->e[i].nr, d, &all, NULL);
-		if (sf_out_end(&o) >= sizeof fix || !o.len)
+		if (!sf_vsum_fix(&o, t->p, t->e, t->n, i) || sf_out_end(&o) >= sizeof fix || !o.len)
 			continue;
 		fprintf(f, "    %-40s  ", fix);
 		learned_count_comment(f, t->progs, &t->progs->r[t->e[i].nr]);

@@ -16,17 +16,10 @@
 #include "learned.h"
 #include "vreport.h"
 
-struct treelog_entry {
-	long nr;
-	int decision;
-	uint64_t calls;
-	struct sf_obs obs;
-};
-
 struct treelog {
 	const struct sf_policy *p;
 	int log;                  /* log mode: the calls ran */
-	struct treelog_entry *e;
+	struct sf_vsum *e;
 	size_t n, cap;
 	struct learned *progs;    /* programs and their counts, per syscall */
 	int fd;                   /* SECFILTER_LOG file, or 2; -1 syslog */
@@ -39,6 +32,10 @@ void treelog_free(struct treelog *t);
 /* One denied call.  Writes its report when its (syscall, rule) is new
  * (c->read may be used), counts it either way. */
 void treelog_call(struct treelog *t, const struct sf_vcall *c);
+
+/* What a process under the library counted in log mode (it wrote the
+ * reports itself): o holds calls calls of nr that got decision d. */
+void treelog_counted(struct treelog *t, long nr, int d, const char *comm, const struct sf_obs *o);
 
 /* Text out, as reports go. */
 void treelog_write(struct treelog *t, const char *s, size_t n);
