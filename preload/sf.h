@@ -228,6 +228,10 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc);
 void sf_die(void) __attribute__((noreturn));
 void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
 
+/* vcall.c: the report's header, arguments, rule and add: line into b. */
+struct sf_buf;
+void sf_report_body(struct sf_buf *b, const struct sf_call *c, int decision);
+
 /* logdest.c: text out where SECFILTER_LOG says. */
 void sf_log_emit(const char *s, size_t n);
 

@@ -1,0 +1,77 @@
+/* The body of the library's violation report: the header, the arguments
+ * decoded, the rule as written and the add: line -- filter/vreport.h,
+ * the same text `secfilter run` writes for a kernel-filtered process --
+ * with what only the library can deny (its own decisions) in between.
+ *
+ * Strings the call points to are read for display only, with
+ * process_vm_readv on the process itself: a bad pointer is EFAULT, never
+ * a fault inside the reporter, and the read is one the policy lets the
+ * library make (under a kernel filter a denied call of its own would
+ * kill the process on the spot; then no string is shown). */
+#include <linux/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#include "sf.h"
+#include "vreport.h"
+
+static size_t self_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	long pid = *(long *)ctx;
+	size_t done = 0;
+
+	if (!pid || !sf_may(SYS_process_vm_readv, pid))
+		return 0;
+	/* page by page: what lies before an unreadable page is shown */
+	while (done < n) {
+		size_t room = 4096 - ((addr + done) & 4095), k = n - done < room ? n - done : room;
+		struct iovec local = { (char *)buf + done, k };
+		struct iovec remote = { (void *)(uintptr_t)(addr + done), k };
+		long r = sf_sys(SYS_process_vm_readv, pid, (long)&local, 1, (long)&remote, 1, 0);
+		if (r <= 0)
+			break;
+		done += (size_t)r;
+		if ((size_t)r < k)
+			break;
+	}
+	return done;
+}
+
+void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d)
+{
+	char comm[17] = "?";
+	long pid = sf_may(SYS_getpid, 0) ? sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0;
+	struct sf_vcall v;
+	/* straight into b's room: the reporter may run on a small stack */
+	struct sf_out o = { b->p + b->len, b->cap > b->len ? b->cap - b->len : 0, 0 };
+
+	if (sf_may(SYS_prctl, PR_GET_NAME))
+		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
+	v.nr = c->nr;
+	sf_memcpy(v.a, c->a, sizeof v.a);
+	v.ip = c->ip;
+	v.comm = comm;
+	v.pid = pid;
+	v.p = sf_cur;
+	v.decision = d;
+	v.read = self_read;
+	v.ctx = &pid;
+	sf_vreport_head(&o, &v);
+	sf_vreport_args(&o, &v);
+	if (d == SF_DENY_DISPATCH) {
+		sf_out_str(&o, "    rule: prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch the "
+			       "filter off\n");
+	} else if (d == SF_DENY_UNFOLLOWABLE) {
+		sf_out_str(&o, "    rule: a CLONE_VM child without its own stack cannot be "
+			       "followed\n");
+	} else if (d == SF_ALLOW) {
+		/* a kernel filter this image inherited, from a policy other
+		 * than the one its environment names */
+		sf_out_str(&o, "    rule: denied by a filter installed before this image\n");
+	} else if (sf_vreport_rule(&o, &v) < 0) {
+		sf_out_str(&o, "    rule: not in the allowed set\n");
+	} else {
+		sf_vreport_add(&o, &v);
+	}
+	b->len += sf_out_end(&o) < o.cap ? o.len : o.cap ? o.cap - 1 : 0;
+}
