@@ -232,6 +232,12 @@ void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
 struct sf_buf;
 void sf_report_body(struct sf_buf *b, const struct sf_call *c, int decision);
 
+/* srcline.c: " at FILE:LINE" for address addr of the object in file path
+ * (its own address: less its load bias), appended to b; 0, or -1 with b
+ * unchanged when the file has no line for it or may refuses a call. */
+int sf_src_line(const char *path, uint64_t addr, struct sf_buf *b,
+		int (*may)(long nr, long a0));
+
 /* logdest.c: text out where SECFILTER_LOG says. */
 void sf_log_emit(const char *s, size_t n);
 
