@@ -39,6 +39,28 @@ expect_grep '^hi$' out
 expect_status 137 $SECFILTER run -p learned.conf -- $dyn getppid 2> /dev/null
 expect_status 159 $SECFILTER run --trusted -p learned.conf -- $dyn getppid 2> /dev/null
 
+# --args: strict filters every described argument by its values, none
+# filters nothing; either way the same run succeeds, in both modes
+expect_status 0 $SECFILTER learn --args=strict -o strict.conf -- $dyn out hi fork thread > /dev/null
+expect_grep '^sys_rt_sigprocmask: how == SIG_BLOCK' strict.conf
+expect_grep '^sys_openat: dfd == AT_FDCWD && flags == O_RDONLY\|O_CLOEXEC ' strict.conf
+expect_grep 'Arguments filtered: --args=strict' strict.conf
+expect_status 0 $SECFILTER learn --args=none -o none.conf -- $dyn out hi fork thread > /dev/null
+grep '^sys_' none.conf | grep -v '^sys_[a-z0-9_]*: 1 ' && fail "--args=none filtered an argument"
+for conf in strict.conf none.conf; do
+	expect_status 0 $SECFILTER run --interpose -p $conf -- $dyn out hi fork thread > out
+	expect_grep '^hi$' out
+	expect_status 0 $SECFILTER run --trusted -p $conf -- $dyn out hi fork thread > out
+	expect_grep '^hi$' out
+done
+expect_status 2 $SECFILTER learn --args=some -o x.conf -- $dyn 2> err
+expect_grep "takes none, auto or strict, not 'some'" err
+# --merge of something that is neither a policy nor a log: status 1, no run
+echo 'this is not a policy' > junk
+expect_status 1 $SECFILTER learn --merge junk -o x.conf -- $dyn touch ran 2> err
+expect_grep 'junk is neither a policy nor a log' err
+[ -e ran ] && fail "PROG ran after a bad --merge"
+
 # a static program (which the library could not have seen)
 expect_status 0 $SECFILTER learn -o static.conf -- $static out hi thread > /dev/null
 expect_status 0 $SECFILTER run -p static.conf -- $static out hi thread > out
