@@ -1,5 +1,6 @@
 /* Violation reports (vreport.h), shared by the library and run. */
 #include "eval.h"
+#include "internal.h"
 #include "vreport.h"
 
 #define STRING_MAX 256   /* bytes of a string shown */
@@ -118,6 +119,16 @@ int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c)
 
 	if (c->decision == SF_NOT_IN_SET) {
 		sf_out_str(o, "    rule: not in the allowed set\n");
+		return 0;
+	}
+	if (c->decision == SF_RETURN && c->p && sc && (uint64_t)c->nr < SF_NR_COUNT &&
+	    c->p->sys[c->nr].ret) {
+		/* X: kill, X: trap, X: log */
+		sf_out_str(o, "    rule: sys_");
+		sf_out_str(o, sc->name);
+		sf_out_str(o, ": ");
+		sf_print_action(o, c->p->sys[c->nr].ret);
+		sf_out_str(o, "\n");
 		return 0;
 	}
 	if (c->decision < 0 || !c->p || (uint32_t)c->decision >= c->p->nfilters || !sc)

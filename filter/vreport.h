@@ -40,8 +40,9 @@ struct sf_vcall {
 void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c);
 /* "    NAME = VALUE\n" for each argument. */
 void sf_vreport_args(struct sf_out *o, const struct sf_vcall *c);
-/* "    rule: ...\n" for SF_NOT_IN_SET and a filter's index; 0, or -1 for
- * another decision (the caller says what it is). */
+/* "    rule: ...\n" for SF_NOT_IN_SET, SF_RETURN (X: kill, trap, log) and a
+ * filter's index; 0, or -1 for another decision (the caller says what it
+ * is). */
 int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c);
 /* "    add: RULE\n" (nothing for a decision it cannot widen). */
 void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c);

@@ -117,11 +117,11 @@ int sf_act(const struct sf_policy *p, struct sf_call *c, int d, long *res)
 					       (long)c->a[3], (long)c->a[4], (long)c->a[5], c->ip);
 			return 1;
 		}
-		sf_violation(c, d); /* reports */
+		sf_violation(c, d, p); /* reports */
 		*res = trap_to_program(c);
 		return 1;
 	}
-	sf_violation(c, d); /* kill: does not return; log: reported */
+	sf_violation(c, d, p); /* kill: does not return; log: reported */
 	return 0;
 }
 
@@ -130,7 +130,8 @@ int sf_act(const struct sf_policy *p, struct sf_call *c, int d, long *res)
  * either way the program's handler gets it as the kernel sent it. */
 void sf_kernel_trap(siginfo_t *si, ucontext_t *uc)
 {
-	const struct sf_policy *p = sf_cur;
+	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
+	const struct sf_policy *p = k ? k : sf_cur; /* the kernel's: it trapped */
 	struct sf_call c;
 	int d;
 
@@ -138,7 +139,7 @@ void sf_kernel_trap(siginfo_t *si, ucontext_t *uc)
 	if (p && !p->pending && si->si_errno == 0) {
 		d = c.i386 ? SF_DENY_I386 : sf_decide(p, (uint64_t)c.nr, c.a);
 		if (d != SF_ALLOW && sf_call_action(p, &c, d) == SF_ACTION_TRAP)
-			sf_violation(&c, d);
+			sf_violation(&c, d, p);
 	}
 	sf_sigsys_to_program(si, uc, 1);
 }

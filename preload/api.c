@@ -433,12 +433,23 @@ static int start_enforcing(const struct sf_policy *p, const char **msg)
 	return r;
 }
 
-/* In trusted mode every narrowing is also a kernel filter, on all threads. */
+/* In trusted mode every narrowing is also a kernel filter, on all threads:
+ * 1 when it was installed.  sf_kpol names p first, so that a call the new
+ * filter denies before sf_cur is p is reported with p's rule. */
 static int also_in_kernel(const struct sf_policy *p, struct sf_error *err)
 {
+	const struct sf_policy *was;
+	int r;
+
 	if (sf_cfg.mode != SF_MODE_TRUSTED || p->pending)
 		return 0;
-	return sf_trusted_install(p, 1, err);
+	was = __atomic_exchange_n(&sf_kpol, p, __ATOMIC_ACQ_REL);
+	r = sf_trusted_install(p, 1, err);
+	if (r < 0) {
+		__atomic_store_n(&sf_kpol, was, __ATOMIC_RELEASE);
+		return r;
+	}
+	return 1;
 }
 
 SF_EXPORT int secfilter_apply(const char *policy)
@@ -448,7 +459,7 @@ SF_EXPORT int secfilter_apply(const char *policy)
 	struct sf_policy *np;
 	struct publication pub;
 	const char *msg;
-	int r;
+	int r, in_kernel;
 
 	set_error("");
 	if (!policy)
@@ -469,15 +480,18 @@ SF_EXPORT int secfilter_apply(const char *policy)
 			sf_unpages(pub.m, pub.size);
 			return fail(-r, msg);
 		}
-		if ((r = also_in_kernel(np, &err)) < 0) {
+		if ((in_kernel = also_in_kernel(np, &err)) < 0) {
 			sf_policy_free(np);
 			sf_unpages(pub.m, pub.size);
-			return fail(-r, err.text);
+			return fail(-in_kernel, err.text);
 		}
 		if (__atomic_compare_exchange_n(&sf_cur, &cur, np, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			break;
-		sf_policy_free(np); /* never published: nobody reads it */
+		/* never published; but a kernel filter made from it is in
+		 * force for good, and sf_kpol may name it */
+		if (!in_kernel)
+			sf_policy_free(np);
 		sf_unpages(pub.m, pub.size);
 	}
 	commit(np, &pub);

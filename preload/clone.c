@@ -269,6 +269,6 @@ long sf_clone(struct sf_call *c)
 		return fork_like(c, &r);
 	if (r.flags & CLONE_VFORK)
 		return fork_like(c, &r);
-	sf_violation(c, SF_DENY_UNFOLLOWABLE);
+	sf_violation(c, SF_DENY_UNFOLLOWABLE, sf_enforcing());
 	return -EPERM;
 }

@@ -21,6 +21,7 @@
 
 const struct sf_policy *sf_cur;
 const struct sf_policy *sf_enforce;
+const struct sf_policy *sf_kpol;
 
 /* The program's own SIGSYS disposition: it may set one, but the kernel's
  * stays ours.  Written by rt_sigaction(SIGSYS) from any thread; a torn
@@ -212,7 +213,7 @@ void sf_check_sigreturn(ucontext_t *uc)
 	if (handling_site && c.ip >= (uintptr_t)__start_sf_region &&
 	    c.ip < (uintptr_t)__stop_sf_region)
 		c.ip = handling_site;
-	sf_violation(&c, d);
+	sf_violation(&c, d, p);
 	/* An errno or a trap has no caller to go back to (the handler's
 	 * frame is gone either way): only log lets it through. */
 	if (sf_call_action(p, &c, d) != SF_ACTION_LOG)

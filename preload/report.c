@@ -29,6 +29,15 @@ static int kernel_filtered(void)
 	return sf_cfg.mode == SF_MODE_TRUSTED && sf_cur && !sf_cur->pending;
 }
 
+/* The policy the kernel filter enforces: the newest installed, which
+ * sf_cur follows a moment later (api.c). */
+static const struct sf_policy *kernel_policy(void)
+{
+	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
+
+	return k ? k : sf_cur;
+}
+
 /* Whether the reporter itself may make this call without being killed. */
 static int may(long nr, long a0)
 {
@@ -36,7 +45,7 @@ static int may(long nr, long a0)
 
 	if (!kernel_filtered())
 		return 1;
-	return sf_decide(sf_cur, (uint64_t)nr, a) == SF_ALLOW;
+	return sf_decide(kernel_policy(), (uint64_t)nr, a) == SF_ALLOW;
 }
 
 int sf_may(long nr, long a0)
@@ -52,18 +61,12 @@ void sf_die(void)
 	}
 }
 
-/* A number the table does not name is, in the kernel's own table, an
- * entry of sys_ni_syscall: the line keeps its (sys_NAME) form. */
-static void put_name(struct sf_buf *b, long nr)
-{
-	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
-
-	sf_puts(b, sc ? sc->entry : "sys_ni_syscall");
-}
-
-static void put_header(struct sf_buf *b, const struct sf_call *c)
+/* A 32-bit call (int $0x80) has no entry in the x86-64 table: its number
+ * and arguments are shown raw; every other report's body is vcall.c's. */
+static void put_i386(struct sf_buf *b, const struct sf_call *c)
 {
 	char comm[17] = "?";
+	unsigned i;
 
 	if (may(SYS_prctl, PR_GET_NAME))
 		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
@@ -72,91 +75,19 @@ static void put_header(struct sf_buf *b, const struct sf_call *c)
 	sf_putu(b, may(SYS_getpid, 0) ? (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0);
 	sf_puts(b, "]: system call ");
 	sf_puti(b, c->nr);
-	sf_puts(b, " (");
-	if (c->i386) /* not a call of the table */
-		sf_puts(b, "sys_ni_syscall");
-	else
-		put_name(b, c->nr);
-	sf_puts(b, ") blocked at ip:");
+	sf_puts(b, " (sys_ni_syscall) blocked at ip:");
 	sf_putx(b, c->ip);
 	sf_putc(b, '\n');
-}
-
-static void put_arg(struct sf_buf *b, const char *name, unsigned type, uint64_t v)
-{
-	sf_puts(b, "    ");
-	sf_puts(b, name);
-	sf_puts(b, " = ");
-	v = sf_normalize(v, (enum sf_type)type);
-	if (type == SF_T_PTR) {
-		sf_puts(b, "0x");
-		sf_putx(b, v);
-	} else if (sf_type_signed((enum sf_type)type)) {
-		sf_puti(b, (int64_t)v);
-	} else {
-		sf_putu(b, v);
-	}
-	sf_putc(b, '\n');
-}
-
-static void put_args(struct sf_buf *b, const struct sf_call *c)
-{
-	const struct sf_syscall *sc = c->i386 ? NULL : sf_syscall_by_nr(c->nr);
-	static const char *const anon[6] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
-	unsigned i;
-
-	if (!sc) {
-		for (i = 0; i < 6; i++)
-			put_arg(b, anon[i], SF_T_PTR, c->a[i]);
-		return;
-	}
-	for (i = 0; i < sc->nargs; i++)
-		put_arg(b, sc->args[i].name, sc->args[i].type, c->a[i]);
-}
-
-static void put_rule(struct sf_buf *b, const struct sf_call *c, int d)
-{
-	const struct sf_policy *p = sf_cur;
-	char expr[2048];
-
-	sf_puts(b, "    rule: ");
-	if (d == SF_DENY_DISPATCH) {
-		sf_puts(b, c->nr == SYS_ptrace
-				   ? "ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) would switch a "
-				     "tracee's filter off\n"
-				   : "prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch the filter off\n");
-	} else if (d == SF_DENY_I386) {
-		sf_puts(b, "a 32-bit system call (int $0x80, i386 number ");
-		sf_puti(b, c->nr);
-		sf_puts(b, "): the policy names x86-64 calls only\n");
-	} else if (d == SF_DENY_UNFOLLOWABLE) {
-		sf_puts(b, "a CLONE_VM child without its own stack cannot be followed\n");
-	} else if (d >= 0 && p && (uint32_t)d < p->nfilters) {
-		const struct sf_filter *f = &p->filters[d];
-		sf_filter_print(p, (unsigned)c->nr, f, expr, sizeof expr);
-		sf_puts(b, "sys_");
-		sf_puts(b, sf_syscall_by_nr(c->nr) ? sf_syscall_by_nr(c->nr)->name : "unknown");
-		sf_puts(b, ": ");
-		sf_puts(b, expr);
-		sf_puts(b, " (");
-		sf_puts(b, sf_filter_source(p, f));
-		sf_putc(b, ':');
-		sf_putu(b, f->line);
-		sf_puts(b, ")\n");
-	} else if (d == SF_RETURN && p && (unsigned long)c->nr < SF_NR_COUNT &&
-		   p->sys[c->nr].ret) {
-		/* X: kill, X: trap, X: log */
-		struct sf_out o = { expr, sizeof expr, 0 };
-		sf_print_action(&o, p->sys[c->nr].ret);
-		sf_out_end(&o);
-		sf_puts(b, "sys_");
-		sf_puts(b, sf_syscall_by_nr(c->nr) ? sf_syscall_by_nr(c->nr)->name : "unknown");
-		sf_puts(b, ": ");
-		sf_puts(b, expr);
+	for (i = 0; i < 6; i++) {
+		sf_puts(b, "    arg");
+		sf_putu(b, i);
+		sf_puts(b, " = 0x");
+		sf_putx(b, c->a[i]);
 		sf_putc(b, '\n');
-	} else {
-		sf_puts(b, "not in the allowed set\n");
 	}
+	sf_puts(b, "    rule: a 32-bit system call (int $0x80, i386 number ");
+	sf_puti(b, c->nr);
+	sf_puts(b, "): the policy names x86-64 calls only\n");
 }
 
 /* Named from the object's symbol table (elfsym.c); the object from the
@@ -178,13 +109,17 @@ static void put_frame(struct sf_buf *b, int i, uint64_t ip)
 		sf_puts(b, " (");
 		sf_puts(b, o.name);
 		sf_putc(b, ')');
+		/* the main program's name is argv[0], maybe not a path */
+		sf_src_line(o.main ? "/proc/self/exe" : o.name, ip - o.bias, b, may);
 	}
 	sf_putc(b, '\n');
 }
 
 static int unconditional(long nr)
 {
-	return sf_cur->sys[nr].allowed && !sf_cur->sys[nr].chain;
+	const struct sf_policy *p = kernel_policy();
+
+	return p->sys[nr].allowed && !p->sys[nr].chain;
 }
 
 /* libunwind maps memory, probes addresses with a pipe and may read files:
@@ -245,97 +180,32 @@ static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
 	} while (i < MAX_FRAMES && sf_unw.step(&cur) > 0);
 }
 
-static void to_fd(int fd, const char *s, size_t n)
-{
-	if (may(SYS_write, fd))
-		sf_write_all(fd, s, n);
-}
-
-static void to_file(const char *path, const char *s, size_t n)
-{
-	long fd;
-
-	if (!may(SYS_openat, AT_FDCWD) || !may(SYS_close, 0)) {
-		to_fd(2, s, n);
-		return;
-	}
-	fd = sf_sys(SYS_openat, AT_FDCWD, (long)path,
-		    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644, 0, 0);
-	if (fd < 0) {
-		to_fd(2, s, n);
-		return;
-	}
-	to_fd((int)fd, s, n);
-	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-}
-
-/* One datagram per line to /dev/log, as syslog(3) would send them. */
-static void to_syslog(const char *s, size_t n)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
-	char line[1024];
-	long fd;
-
-	if (!may(SYS_socket, AF_UNIX) || !may(SYS_connect, 0) || !may(SYS_sendto, 0) ||
-	    (fd = sf_sys(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, 0, 0, 0)) < 0) {
-		to_fd(2, s, n);
-		return;
-	}
-	if (sf_sys(SYS_connect, fd, (long)&sa, sizeof sa, 0, 0, 0) < 0) {
-		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-		to_fd(2, s, n);
-		return;
-	}
-	while (n) {
-		struct sf_buf b = { line, 0, sizeof line };
-		size_t k = 0;
-		while (k < n && s[k] != '\n')
-			k++;
-		sf_puts(&b, "<12>secfilter: ");
-		sf_putn(&b, s, k);
-		sf_sys(SYS_sendto, fd, (long)b.p, (long)b.len, 0, 0, 0);
-		s += k + (k < n);
-		n -= k + (k < n);
-	}
-	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-}
-
-static void emit(const char *s, size_t n)
-{
-	switch (sf_cfg.log) {
-	case SF_LOG_FILE: to_file(sf_cfg.log_path, s, n); break;
-	case SF_LOG_SYSLOG: to_syslog(s, n); break;
-	default: to_fd(2, s, n); break;
-	}
-}
-
-static void report(const struct sf_call *c, int d)
+static void report(const struct sf_call *c, int d, const struct sf_policy *p)
 {
 	char small[4096];
 	char *mem = may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
 	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
 
-	put_header(&b, c);
+	if (c->i386)
+		put_i386(&b, c);
+	else
+		sf_report_body(&b, c, d, p);
 #ifdef SF_DEBUG_VIA /* which path saw the call: for tuning the wrappers */
 	sf_puts(&b, c->uc ? "    via: trap\n" : "    via: wrapper\n");
 #endif
-	put_args(&b, c);
-	put_rule(&b, c, d);
 	/* The essentials go out before the backtrace, which may fail. */
-	emit(b.p, b.len);
+	sf_log_emit(b.p, b.len);
 	b.len = 0;
 	put_backtrace(&b, c);
-	emit(b.p, b.len);
+	sf_log_emit(b.p, b.len);
 	if (mem)
 		sf_unpages(mem, REPORT_CAP);
 }
 
 /* Log and trap report and go on (action.c carries on for them); kill,
  * and an errno where the caller cannot answer with one, end the process. */
-static int must_die(const struct sf_call *c, int d)
+static int must_die(unsigned a)
 {
-	unsigned a = sf_call_action(sf_enforcing(), c, d);
-
 	return a != SF_ACTION_LOG && a != SF_ACTION_TRAP;
 }
 
@@ -347,8 +217,9 @@ static int must_die(const struct sf_call *c, int d)
  * (its violations would then all be let through). */
 static __thread long in_report;
 
-void sf_violation(const struct sf_call *c, int d)
+void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 {
+	unsigned a = sf_call_action(p, c, d);
 	int saved_errno = errno;
 	uint64_t all = ~0ull, old = 0;
 	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
@@ -363,8 +234,11 @@ void sf_violation(const struct sf_call *c, int d)
 		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	if (interpose)
 		sf_disarm();
-	report(c, d);
-	if (must_die(c, d)) {
+	/* log mode: a (syscall, rule) in full once, its repeats counted for
+	 * the summary at exit (logsum.c) */
+	if (a != SF_ACTION_LOG || sf_logsum_record(c, d))
+		report(c, d, p);
+	if (must_die(a)) {
 		sf_tell_supervisor(c);
 		sf_die();
 	}
@@ -381,6 +255,7 @@ void sf_violation(const struct sf_call *c, int d)
  * the process on the spot. */
 void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 {
+	const struct sf_policy *p;
 	struct sf_call c;
 	int d;
 
@@ -389,8 +264,9 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 		return;
 	}
 	sf_call_of_trap(&c, si, uc);
-	d = c.i386 ? SF_DENY_I386 : sf_cur ? sf_decide(sf_cur, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
-	report(&c, d);
+	p = kernel_policy();
+	d = c.i386 ? SF_DENY_I386 : p ? sf_decide(p, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
+	report(&c, d, p);
 	sf_tell_supervisor(&c);
 	sf_die();
 }

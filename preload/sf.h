@@ -115,6 +115,11 @@ int sf_settings_from_env(const char **msg); /* init.c */
  * another thread may still be deciding against an old one. */
 extern const struct sf_policy *sf_cur;
 extern const struct sf_policy *sf_enforce;
+/* Trusted mode: the policy of the newest kernel filter, set before that
+ * filter is installed and before sf_cur follows (api.c).  A call the new
+ * filter denies traps in between, and its report must name the rule that
+ * denied it, which the older sf_cur may not have.  NULL: sf_cur's. */
+extern const struct sf_policy *sf_kpol;
 /* What exec passes on: "SECFILTER_POLICY=<canonical text, not pending>". */
 extern const char *sf_env_policy;
 
@@ -219,7 +224,8 @@ long sf_exec(struct sf_call *c);
 void sf_exec_reap(void); /* after a CLONE_VM|CLONE_VFORK child: see exec.c */
 
 /* report.c */
-void sf_violation(const struct sf_call *c, int decision);
+/* p: the policy that decided the call (its filter index is decision). */
+void sf_violation(const struct sf_call *c, int decision, const struct sf_policy *p);
 /* Whether the library may make this call itself without being killed:
  * always, but under its own kernel filter only when the policy allows it
  * (judged on the first argument alone). */
@@ -228,9 +234,11 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc);
 void sf_die(void) __attribute__((noreturn));
 void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
 
-/* vcall.c: the report's header, arguments, rule and add: line into b. */
+/* vcall.c: the report's header, arguments, rule and add: line into b;
+ * p is the policy that denied the call. */
 struct sf_buf;
-void sf_report_body(struct sf_buf *b, const struct sf_call *c, int decision);
+void sf_report_body(struct sf_buf *b, const struct sf_call *c, int decision,
+		    const struct sf_policy *p);
 
 /* srcline.c: " at FILE:LINE" for address addr of the object in file path
  * (its own address: less its load bias), appended to b; 0, or -1 with b

@@ -37,7 +37,8 @@ static size_t self_read(void *ctx, uint64_t addr, void *buf, size_t n)
 	return done;
 }
 
-void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d)
+void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d,
+		    const struct sf_policy *p)
 {
 	char comm[17] = "?";
 	long pid = sf_may(SYS_getpid, 0) ? sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0;
@@ -52,15 +53,18 @@ void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d)
 	v.ip = c->ip;
 	v.comm = comm;
 	v.pid = pid;
-	v.p = sf_cur;
+	v.p = p;
 	v.decision = d;
 	v.read = self_read;
 	v.ctx = &pid;
 	sf_vreport_head(&o, &v);
 	sf_vreport_args(&o, &v);
 	if (d == SF_DENY_DISPATCH) {
-		sf_out_str(&o, "    rule: prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch the "
-			       "filter off\n");
+		sf_out_str(&o, c->nr == SYS_ptrace
+				       ? "    rule: ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) "
+					 "would switch a tracee's filter off\n"
+				       : "    rule: prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch "
+					 "the filter off\n");
 	} else if (d == SF_DENY_UNFOLLOWABLE) {
 		sf_out_str(&o, "    rule: a CLONE_VM child without its own stack cannot be "
 			       "followed\n");

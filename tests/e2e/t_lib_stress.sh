@@ -35,10 +35,11 @@ for mode in interpose trusted; do
 	[ "$(grep -c '^    fd = 77$' log)" -eq "$reports" ] || fail "$mode: a write to another fd was blocked"
 	[ "$(grep -o '^lib_stress\[[0-9]*\]' log | sort -u | wc -l)" -eq "$rounds" ] ||
 		fail "$mode: not every round reported the probe"
-	if [ $mode = interpose ]; then
-		[ "$(grep -c '^    rule: sys_write: fd != 77 (<api>:1)$' log)" -eq "$reports" ] ||
-			fail "$mode: a report names another rule"
-	fi
+	# the rule that denied it, also when the call traps on the new
+	# kernel filter before the library has published the policy
+	[ "$(grep -c '^    rule: sys_write: fd != 77 (<api>:1)$' log)" -eq "$reports" ] || {
+		grep '^    rule: ' log | sort | uniq -c >&2
+		fail "$mode: a report names another rule"; }
 	echo "ok $mode"
 done
 
