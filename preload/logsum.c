@@ -14,6 +14,7 @@
  * a spin that gives up rather than wait long (a value may then be missing
  * from the summary, never a call from the count).  A forked child starts
  * with an empty table: the table remembers whose it is. */
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -254,9 +255,24 @@ void sf_logsum_flush(void)
 	n = collect(t, v);
 	lost = t->lost;
 	if (n || lost) {
+		/* as a report is made: dispatch off, signals blocked, so that
+		 * its calls are the library's, not counted as the program's
+		 * (and not trapped) */
+		uint64_t all = ~0ull, old = 0;
+		int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
+		int masked = sf_may(SYS_rt_sigprocmask, SIG_SETMASK);
+
+		if (masked)
+			sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
+		if (interpose)
+			sf_disarm();
 		comm_of(comm);
 		if (tell_supervisor(v, n, comm) != 0)
 			write_summary(v, n, lost, comm);
+		if (interpose && sf_arm() != 0)
+			sf_die();
+		if (masked)
+			sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 	}
 	/* told once: a failed exec goes on counting afresh */
 	for (n = 0; n < LOG_ENTRIES; n++)

@@ -30,7 +30,7 @@ expect_report ret.err rt_sigreturn 'not in the allowed set'
 # the report names that call's site and unwinds from it, through the
 # library's restorer, to the program (the restorer used to stop libunwind:
 # an empty backtrace).
-expect_grep '^      #[0-9]+ .* run\+0x[0-9a-f]+ \(.*lib_probe\)$' ret.err
+expect_grep '^      #[0-9]+ .* run\+0x[0-9a-f]+ \(.*lib_probe\)( at [^ ]+:[0-9]+)?$' ret.err
 echo "ok rt_sigreturn checked"
 
 # A blocking call trapped by the catch-all stays interruptible: sleep in
