@@ -4,7 +4,8 @@
 # syscall does, leaves no page writable and executable, and decides by the
 # policy in force at each call, in any thread, in a forked child and after
 # secfilter_apply narrowed it; a denial there is the trap's own report and
-# kill (same ip), log mode reports every call, a bad pointer is the same
+# kill (same ip, arguments, rule and add: line), log mode lets every call
+# run and reports the first, a bad pointer is the same
 # errno.  SECFILTER_REWRITE=0 turns it off and is passed on through exec.
 . "$TOP/tests/e2e/lib.sh"
 
@@ -111,13 +112,31 @@ expect_no_grep '^after' out
 expect_denied err getppid
 echo "ok after secfilter_apply a rewritten site decides by the narrowed policy"
 
-# Log mode: every denied call at the rewritten site is reported and runs.
+# Log mode: every denied call at the rewritten site runs; the report (once,
+# the rest counted) is the trap path's, at the same ip, in full.
 SECFILTER_ACTION=log filtered '*: 1; getppid: 0' "$P" repeat 110 5 >out 2>err ||
 	fail "log: status $?"
 site_ip
 [ "$(grep -c '^ret 1$' out)" -eq 5 ] || fail "log: the calls did not run"
-[ "$(grep -c "system call 110 (sys_getppid) blocked at ip:$ip\$" err)" -eq 5 ] ||
-	{ cat err >&2; fail "log: not 5 reports at the site"; }
+[ "$(grep -c "system call 110 (sys_getppid) blocked at ip:$ip\$" err)" -eq 1 ] ||
+	{ cat err >&2; fail "log: not 1 report at the site"; }
+expect_grep '^    rule: not in the allowed set$' err
+expect_grep '^    add: sys_getppid: 1$' err
+expect_grep '^    sys_getppid: 1 +# 5 calls: lib_rewrite$' err
+
+# A denial at a rewritten site is reported as the trap reports it: the same
+# site, the same arguments decoded, rule and add: line (fcntl(0, F_DUPFD, 0)).
+for rw in 1 0; do
+	SECFILTER_REWRITE=$rw filtered '*: 1; fcntl: fd != 0' "$P" repeat 72 1 >out 2>err
+	expect_sigkill $?
+	site_ip
+	expect_grep "^lib_rewrite\[[0-9]+\]: system call 72 \(sys_fcntl\) blocked at ip:$ip\$" err
+	sed -n '/blocked at ip:/,/^    add: /p' err | sed 1d > body$rw
+done
+expect_grep '^    cmd = F_DUPFD \(0\)$' body1
+expect_grep '^    add: sys_fcntl: 0; sys_fcntl: \(fd != 0\) \|\| cmd == F_DUPFD$' body1
+cmp -s body1 body0 || { diff body1 body0 >&2; fail "the rewritten site's report differs from the trap's"; }
+echo "ok a rewritten site's report is the trap's: arguments decoded, rule, add:"
 echo "ok log mode reports every call at a rewritten site"
 
 # An errno action at the rewritten site: the call fails with it, as on the
