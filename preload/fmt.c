@@ -125,15 +125,16 @@ const char *sf_strerror(int e)
 	}
 }
 
-void sf_write_all(int fd, const char *s, size_t n)
+int sf_write_all(int fd, const char *s, size_t n)
 {
 	while (n) {
 		long r = sf_sys(SYS_write, fd, (long)s, (long)n, 0, 0, 0);
 		if (r == -EINTR)
 			continue;
 		if (r <= 0)
-			return;
+			return -1;
 		s += r;
 		n -= (size_t)r;
 	}
+	return 0;
 }

@@ -9,46 +9,40 @@
 
 #include "sf.h"
 
-static void to_fd(int fd, const char *s, size_t n)
+static int to_fd(int fd, const char *s, size_t n)
 {
-	if (sf_may(SYS_write, fd))
-		sf_write_all(fd, s, n);
+	return sf_may(SYS_write, fd) ? sf_write_all(fd, s, n) : -1;
 }
 
-static void to_file(const char *path, const char *s, size_t n)
+static int to_file(const char *path, const char *s, size_t n)
 {
 	long fd;
+	int r;
 
-	if (!sf_may(SYS_openat, AT_FDCWD) || !sf_may(SYS_close, 0)) {
-		to_fd(2, s, n);
-		return;
-	}
+	if (!sf_may(SYS_openat, AT_FDCWD) || !sf_may(SYS_close, 0))
+		return to_fd(2, s, n);
 	fd = sf_sys(SYS_openat, AT_FDCWD, (long)path,
 		    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644, 0, 0);
-	if (fd < 0) {
-		to_fd(2, s, n);
-		return;
-	}
-	to_fd((int)fd, s, n);
+	if (fd < 0)
+		return to_fd(2, s, n);
+	r = to_fd((int)fd, s, n);
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return r;
 }
 
 /* One datagram per line to /dev/log, as syslog(3) would send them. */
-static void to_syslog(const char *s, size_t n)
+static int to_syslog(const char *s, size_t n)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
 	char line[1024];
 	long fd;
 
 	if (!sf_may(SYS_socket, AF_UNIX) || !sf_may(SYS_connect, 0) || !sf_may(SYS_sendto, 0) ||
-	    (fd = sf_sys(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, 0, 0, 0)) < 0) {
-		to_fd(2, s, n);
-		return;
-	}
+	    (fd = sf_sys(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, 0, 0, 0)) < 0)
+		return to_fd(2, s, n);
 	if (sf_sys(SYS_connect, fd, (long)&sa, sizeof sa, 0, 0, 0) < 0) {
 		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-		to_fd(2, s, n);
-		return;
+		return to_fd(2, s, n);
 	}
 	while (n) {
 		struct sf_buf b = { line, 0, sizeof line };
@@ -62,13 +56,14 @@ static void to_syslog(const char *s, size_t n)
 		n -= k + (k < n);
 	}
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return 0;
 }
 
-void sf_log_emit(const char *s, size_t n)
+int sf_log_emit(const char *s, size_t n)
 {
 	switch (sf_cfg.log) {
-	case SF_LOG_FILE: to_file(sf_cfg.log_path, s, n); break;
-	case SF_LOG_SYSLOG: to_syslog(s, n); break;
-	default: to_fd(2, s, n); break;
+	case SF_LOG_FILE: return to_file(sf_cfg.log_path, s, n);
+	case SF_LOG_SYSLOG: return to_syslog(s, n);
+	default: return to_fd(2, s, n);
 	}
 }

@@ -180,7 +180,9 @@ static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
 	} while (i < MAX_FRAMES && sf_unw.step(&cur) > 0);
 }
 
-static void report(const struct sf_call *c, int d, const struct sf_policy *p)
+/* dying: the process is killed next, and run (if it listens) is told;
+ * with the report when it could not go out here. */
+static void report(const struct sf_call *c, int d, const struct sf_policy *p, int dying)
 {
 	char small[4096];
 	char *mem = may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
@@ -194,7 +196,10 @@ static void report(const struct sf_call *c, int d, const struct sf_policy *p)
 	sf_puts(&b, c->uc ? "    via: trap\n" : "    via: wrapper\n");
 #endif
 	/* The essentials go out before the backtrace, which may fail. */
-	sf_log_emit(b.p, b.len);
+	if (sf_log_emit(b.p, b.len) == 0)
+		b.len = 0;
+	if (dying)
+		sf_tell_supervisor(c, b.len ? b.p : NULL, b.len);
 	b.len = 0;
 	put_backtrace(&b, c);
 	sf_log_emit(b.p, b.len);
@@ -237,11 +242,9 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 	/* log mode: a (syscall, rule) in full once, its repeats counted for
 	 * the summary at exit (logsum.c) */
 	if (a != SF_ACTION_LOG || sf_logsum_record(c, d))
-		report(c, d, p);
-	if (must_die(a)) {
-		sf_tell_supervisor(c);
+		report(c, d, p, must_die(a));
+	if (must_die(a))
 		sf_die();
-	}
 	if (interpose && sf_arm() != 0)
 		sf_die();
 	if (masked)
@@ -266,7 +269,6 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 	sf_call_of_trap(&c, si, uc);
 	p = kernel_policy();
 	d = c.i386 ? SF_DENY_I386 : p ? sf_decide(p, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
-	report(&c, d, p);
-	sf_tell_supervisor(&c);
+	report(&c, d, p, 1);
 	sf_die();
 }

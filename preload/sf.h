@@ -246,8 +246,9 @@ void sf_report_body(struct sf_buf *b, const struct sf_call *c, int decision,
 int sf_src_line(const char *path, uint64_t addr, struct sf_buf *b,
 		int (*may)(long nr, long a0));
 
-/* logdest.c: text out where SECFILTER_LOG says. */
-void sf_log_emit(const char *s, size_t n);
+/* logdest.c: text out where SECFILTER_LOG says; -1 when it went nowhere
+ * (standard error closed, as coreutils leave it at exit). */
+int sf_log_emit(const char *s, size_t n);
 
 /* logsum.c: log mode's counting.  sf_logsum_record counts c, denied with
  * decision d, and returns 1 when its (syscall, rule) is new in this
@@ -259,8 +260,9 @@ void sf_logsum_flush(void);
 extern int sf_logsum_active;
 
 /* supervise.c: tells `secfilter run`, if it is listening, that this
- * process is about to be killed for c. */
-void sf_tell_supervisor(const struct sf_call *c);
+ * process is about to be killed for c; with the report's text when it
+ * could not be written here (NULL: it was). */
+void sf_tell_supervisor(const struct sf_call *c, const char *report, size_t n);
 
 /* objs.c: the loaded objects, from the loader's own list (see there). */
 struct sf_obj {
@@ -298,7 +300,7 @@ int sf_streq(const char *a, const char *b);
 int sf_startswith(const char *s, const char *prefix);
 void sf_memcpy(void *d, const void *s, size_t n);
 void sf_memset(void *d, int c, size_t n);
-void sf_write_all(int fd, const char *s, size_t n);
+int sf_write_all(int fd, const char *s, size_t n); /* 0, or -1: not all written */
 
 /* elfsym.c */
 int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf *b);

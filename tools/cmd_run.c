@@ -458,12 +458,13 @@ static void add_kill(struct run *r, pid_t pid, long nr, const char *comm)
 }
 
 /* Reads what the library sent, the sender's pid from the kernel:
- * "kill NR COMM\n" right before the policy kills it, and in log mode,
+ * "kill NR COMM\n" right before the policy kills it (followed by its
+ * report when it could not write it), and in log mode,
  * when it exits or executes another program, "log NR DECISION COMM\n"
  * and the observation of those calls (sf_obs_format). */
 static void drain_kills(struct run *r)
 {
-	char buf[4096], ctl[CMSG_SPACE(sizeof(struct ucred))], comm[17];
+	char buf[16384], ctl[CMSG_SPACE(sizeof(struct ucred))], comm[17];
 	struct iovec iov = { buf, sizeof(buf) - 1 };
 	struct msghdr mh;
 	struct cmsghdr *cm;
@@ -485,6 +486,7 @@ static void drain_kills(struct run *r)
 			return;
 		buf[n] = '\0';
 		pid = 0;
+		used = 0;
 		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
 			if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_CREDENTIALS) {
 				struct ucred uc;
@@ -492,8 +494,11 @@ static void drain_kills(struct run *r)
 				pid = uc.pid;
 			}
 		/* pid 0: a sender outside our PID namespace. */
-		if (pid > 0 && sscanf(buf, "kill %ld %16[^\n]", &nr, comm) == 2) {
+		if (pid > 0 && sscanf(buf, "kill %ld %16[^\n]\n%n", &nr, comm, &used) == 2) {
 			add_kill(r, pid, nr, comm);
+			/* the report the process could not write */
+			if (used > 0 && used < n)
+				treelog_write(&r->tl, buf + used, (size_t)(n - used));
 		} else if (pid > 0 && sscanf(buf, "log %ld %d %16[^\n]\n%n", &nr, &d, comm, &used) == 3) {
 			struct sf_obs o;
 			if (sf_obs_parse(&o, buf + used, (size_t)(n - used)) == 0)

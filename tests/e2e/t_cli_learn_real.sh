@@ -100,7 +100,7 @@ diff <(grep '^sys_' both.policy | sed 's/ *#.*//') <(grep '^sys_' again.policy |
 # From an empty policy to one under which `ls -l /usr` runs, by the add:
 # lines of the reports alone, a bounded number of rounds: each round runs
 # it, appends what the reports say, and runs again.
-for mode in --trusted; do
+for mode in --trusted --interpose; do
 	: > rounds.policy
 	for round in $(seq 1 60); do
 		$SECFILTER run $mode -p rounds.policy -- ls -l /usr > out 2> err && break
