@@ -16,3 +16,10 @@ for nr in 1000 400 -1; do
 	expect_grep '#0 .*lib_compat' nr.err
 	echo "ok unnamed syscall $nr: $(cat first)"
 done
+
+# A frame of a program built with -g ends with its file and line (the
+# DWARF line table, read by the library), one without says nothing more.
+filtered '*: 1' "$C" nr 1000 >nr.out 2>nr.err
+expect_grep '^      #[0-9]+ 0x[0-9a-f]+ main\+0x[0-9a-f]+ \(.*lib_compat\) at tests/progs/lib_compat\.c:[0-9]+$' nr.err
+expect_no_grep 'libc\.so\.6\) at ' nr.err
+echo "ok file:line in a -g program's frames"
