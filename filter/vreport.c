@@ -200,7 +200,8 @@ void sf_vreport_fix(struct sf_out *o, const struct sf_policy *p, long nr, int d,
 	int widens;
 	unsigned k;
 
-	if (!sc || !p || (d != SF_NOT_IN_SET && (d < 0 || (uint32_t)d >= p->nfilters)))
+	if (!sc || !p ||
+	    (d != SF_NOT_IN_SET && d != SF_RETURN && (d < 0 || (uint32_t)d >= p->nfilters)))
 		return;
 	widens = sf_suggest(&no, nr, obs, SF_ARGS_AUTO);
 	sf_out_end(&no);
@@ -208,7 +209,8 @@ void sf_vreport_fix(struct sf_out *o, const struct sf_policy *p, long nr, int d,
 	sf_out_str(o, "sys_");
 	sf_out_str(o, sc->name);
 	sf_out_str(o, ": ");
-	if (d == SF_NOT_IN_SET || !r->allowed || !r->nfilters) {
+	/* X: kill (trap, log): a rule for X after it sets that aside */
+	if (d == SF_NOT_IN_SET || d == SF_RETURN || !r->allowed || !r->nfilters) {
 		sf_out_str(o, need);
 		return;
 	}

@@ -47,7 +47,7 @@ int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c);
 /* "    add: RULE\n" (nothing for a decision it cannot widen). */
 void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c);
 
-/* The rule to add for calls of nr that got decision d (SF_NOT_IN_SET or
+/* The rule to add for calls of nr that got decision d (SF_NOT_IN_SET, SF_RETURN or
  * a filter's index) in policy p, obs being those calls: "sys_X: EXPR",
  * or, when X has filters, "sys_X: 0; sys_X: ..." with each filter the
  * calls may have failed or'ed with what they need.  call: one call, whose
