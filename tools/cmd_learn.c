@@ -37,7 +37,7 @@ static const char usage[] =
 	"run used only a few values, in sections by purpose, with the calls each\n"
 	"program made.\n\n"
 	"  -o, --output=FILE  write the policy to FILE ('-': standard output); by\n"
-	"                     default to the --merge policy, else to ./PROG.policy\n"
+	"                     default to the --merge policy, else to ./PROG.conf\n"
 	"                     (which must not exist yet)\n"
 	"  -m, --merge=FILE   add what FILE allows: a policy (learned or not) or a log\n"
 	"                     of violations (SECFILTER_LOG of a run in log mode);\n"
@@ -62,7 +62,7 @@ struct learn {
 	const char **merge;  /* --merge FILEs */
 	unsigned nmerge;
 	char *dest;          /* where the policy goes */
-	int dest_default;    /* ./PROG.policy, chosen here */
+	int dest_default;    /* ./PROG.conf, chosen here */
 	int in_place;        /* dest is a merged policy: replaced whole */
 	int out_fd;          /* dest, opened before PROG runs; -1: stdout or in place */
 	int out_created;     /* dest did not exist before */
@@ -239,7 +239,8 @@ static void warn_gaps(const struct learn *l)
 }
 
 /* Where the policy goes: -o FILE; else the policy merged into, replaced
- * whole once the new one is ready; else ./PROG.policy, which must not
+ * whole once the new one is ready; else ./PROG.conf (not .policy: that
+ * names a minijail file), which must not
  * exist (a run can take long, and should not end in a refusal or
  * overwrite another policy).  FILE is opened before PROG runs, so that a
  * typo does not cost the run; it is truncated only when the policy is
@@ -258,8 +259,8 @@ static int open_output(struct learn *l, const char *first_policy)
 	} else if (l->argv) {
 		const char *base = strrchr(l->argv[0], '/');
 		base = base ? base + 1 : l->argv[0];
-		l->dest = xmalloc(strlen(base) + sizeof(".policy"));
-		sprintf(l->dest, "%s.policy", base);
+		l->dest = xmalloc(strlen(base) + sizeof(".conf"));
+		sprintf(l->dest, "%s.conf", base);
 		l->dest_default = 1;
 	} else {
 		return tool_usage_err("learn", "learn: where to? give -o FILE (the --merge "

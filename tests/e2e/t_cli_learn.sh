@@ -66,17 +66,17 @@ expect_status 0 $SECFILTER learn -o static.conf -- $static out hi thread > /dev/
 expect_status 0 $SECFILTER run -p static.conf -- $static out hi thread > out
 expect_grep '^hi$' out
 
-# a real program through PATH; without -o the policy goes to ./ls.policy,
+# a real program through PATH; without -o the policy goes to ./ls.conf,
 # never into the program's own output
 expect_status 0 $SECFILTER learn -- ls /etc > ls.out 2> ls.err
-expect_grep 'the policy is in ls.policy' ls.err
+expect_grep 'the policy is in ls.conf' ls.err
 expect_no_grep '^(#|sys_)' ls.out
-grep -q '^sys_getdents64: 1' ls.policy || fail "ls did not need getdents64? $(cat ls.policy)"
-expect_status 0 $SECFILTER run -p ls.policy -- ls /etc > /dev/null
-expect_status 0 $SECFILTER run --trusted -p ls.policy -- ls /etc > /dev/null
-# ./ls.policy is not overwritten: it says what to do instead
+grep -q '^sys_getdents64: 1' ls.conf || fail "ls did not need getdents64? $(cat ls.conf)"
+expect_status 0 $SECFILTER run -p ls.conf -- ls /etc > /dev/null
+expect_status 0 $SECFILTER run --trusted -p ls.conf -- ls /etc > /dev/null
+# ./ls.conf is not overwritten: it says what to do instead
 expect_status 2 $SECFILTER learn -- ls /etc > /dev/null 2> err
-expect_grep 'ls.policy exists: give -o FILE .* or --merge ls.policy' err
+expect_grep 'ls.conf exists: give -o FILE .* or --merge ls.conf' err
 expect_status 0 $SECFILTER learn -o - -- true > stdout.conf
 expect_grep '^sys_exit_group: ' stdout.conf
 

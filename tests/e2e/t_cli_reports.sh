@@ -47,6 +47,13 @@ socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)' > out 2> err
 	expect_grep '^    family = AF_INET6 \(10\)$' err
 	expect_grep '^    type = SOCK_DGRAM\|SOCK_CLOEXEC \(0x80002\)$' err
 	expect_grep '^    add: sys_socket: 0; sys_socket: \(family == AF_UNIX\) \|\| family == AF_INET6 && type == SOCK_DGRAM\|SOCK_CLOEXEC$' err
+
+	# a rule's own action: quoted, and an add: line that sets it aside
+	$SECFILTER run $mode -e '*: 1; getppid: kill' -- /usr/bin/python3 -c 'import os; os.getppid()' > out 2> err
+	expect_grep '^    rule: sys_getppid: kill$' err
+	expect_grep '^    add: sys_getppid: 1$' err
+	expect_status 0 $SECFILTER run $mode -e "*: 1; getppid: kill; $(sed -n 's/^    add: //p' err)" -- \
+		/usr/bin/python3 -c 'import os; os.getppid()'
 done
 
 # a program that closed its standard error (coreutils do, at exit) still
@@ -72,14 +79,14 @@ for mode in $MODES; do
 	# each call reported once: no report twice for the same syscall
 	dups=$(grep -oE '^[^ ]+\[[0-9]+\]: system call [0-9]+' err | sort | uniq -d)
 	[ -z "$dups" ] || fail "$mode: reported twice: $dups"
-	{ echo 'read: 1'; sed -n 's/^    \(sys_.*\)/\1/p' summary; } > suggested.policy
-	expect_status 0 $SECFILTER check -q suggested.policy
+	{ echo 'read: 1'; sed -n 's/^    \(sys_.*\)/\1/p' summary; } > suggested.conf
+	expect_status 0 $SECFILTER check -q suggested.conf
 	# the library sees the calls made after its constructor, not the
 	# loader's: what its log suggests is for interposition
 	runs="--interpose"
 	[ "$mode" = --trusted ] && runs="--trusted --interpose"
 	for m in $runs; do
-		expect_status 0 $SECFILTER run $m -p suggested.policy -- /bin/echo hi > out 2> err2
+		expect_status 0 $SECFILTER run $m -p suggested.conf -- /bin/echo hi > out 2> err2
 		expect_grep '^hi$' out
 		[ -s err2 ] && fail "$mode's summary, run $m: $(cat err2)"
 	done
@@ -87,12 +94,12 @@ for mode in $MODES; do
 	# the same log, written to a file, merged by learn into the policy
 	rm -f log
 	SECFILTER_LOG=$PWD/log expect_status 0 $SECFILTER run $mode -e 'read: 1' --log -- /bin/echo hi > /dev/null
-	echo 'read: 1' > base.policy
-	expect_status 0 $SECFILTER learn --merge base.policy --merge log -o merged.policy
-	expect_grep '^sys_read: 1' merged.policy
-	expect_grep '^sys_write: fd == 1 ' merged.policy
+	echo 'read: 1' > base.conf
+	expect_status 0 $SECFILTER learn --merge base.conf --merge log -o merged.conf
+	expect_grep '^sys_read: 1' merged.conf
+	expect_grep '^sys_write: fd == 1 ' merged.conf
 	for m in $runs; do
-		expect_status 0 $SECFILTER run $m -p merged.policy -- /bin/echo hi > out
+		expect_status 0 $SECFILTER run $m -p merged.conf -- /bin/echo hi > out
 		expect_grep '^hi$' out
 	done
 done
