@@ -14,7 +14,6 @@
 #include "mem.h"
 #include "secfilter.h"
 #include "sf.h"
-#include "unw.h"
 
 const char *sf_env_policy;
 
@@ -415,7 +414,6 @@ static int start_enforcing(const struct sf_policy *p, const char **msg)
 	if (sf_settings_from_env(msg) < 0)
 		return -EINVAL;
 	*msg = "secfilter_apply: cannot arm Syscall User Dispatch in every thread";
-	sf_unwind_load();
 	sf_cfg.active = 1;
 	if (sf_cfg.mode == SF_MODE_TRUSTED)
 		sf_guard_map();

@@ -1,8 +1,9 @@
 /* Symbol names for backtraces, read from the object's ELF file with raw
- * syscalls.  libunwind's unw_get_proc_name calls malloc, and a violation
- * may trap in the middle of malloc (its first getrandom, a brk): the
- * reporter must not re-enter it.  dladdr alone sees only exported
- * symbols, not `main` of a PIE nor static functions. */
+ * syscalls: nothing here may call malloc, since a violation may trap in
+ * the middle of it (its first getrandom, a brk), and the dynamic symbol
+ * table alone does not have `main` of a PIE nor static functions.  Each
+ * call is first put to `may` (a kernel filter would kill the process for
+ * a call it denies); a refused one is a name not found. */
 #include <elf.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -16,20 +17,30 @@ struct image {
 	size_t size;
 };
 
-static int map_file(const char *path, struct image *im)
+static long sys(sf_may_fn may, long nr, long a0, long a1, long a2, long a3, long a4, long a5)
+{
+	const uint64_t a[6] = { (uint64_t)a0, (uint64_t)a1, (uint64_t)a2,
+				(uint64_t)a3, (uint64_t)a4, (uint64_t)a5 };
+
+	if (may && !may(nr, a))
+		return -1;
+	return sf_sys(nr, a0, a1, a2, a3, a4, a5);
+}
+
+static int map_file(const char *path, struct image *im, sf_may_fn may)
 {
 	struct stat st;
-	long fd = sf_sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	long fd = sys(may, SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
 	long r;
 
 	if (fd < 0)
 		return -1;
-	r = sf_sys(SYS_fstat, fd, (long)&st, 0, 0, 0, 0);
+	r = sys(may, SYS_fstat, fd, (long)&st, 0, 0, 0, 0);
 	if (r == 0 && st.st_size >= (off_t)sizeof(Elf64_Ehdr))
-		r = sf_sys(SYS_mmap, 0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		r = sys(may, SYS_mmap, 0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	else
 		r = -1;
-	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	sys(may, SYS_close, fd, 0, 0, 0, 0, 0);
 	if (sf_is_err(r) || r == -1)
 		return -1;
 	im->p = (const unsigned char *)r;
@@ -90,7 +101,8 @@ static const Elf64_Sym *lookup(const struct image *im, uint64_t rel, const char 
 }
 
 /* Writes "name+0xoff" for ip in the object at base read from path. */
-int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf *b)
+int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf *b,
+		  sf_may_fn may)
 {
 	struct image im;
 	const Elf64_Ehdr *eh;
@@ -100,7 +112,8 @@ int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf 
 
 	/* The loader names the main program as it was started: a relative
 	 * path may no longer work from here. */
-	if (map_file(path, &im) < 0 && (path[0] == '/' || map_file("/proc/self/exe", &im) < 0))
+	if (map_file(path, &im, may) < 0 &&
+	    (path[0] == '/' || map_file("/proc/self/exe", &im, may) < 0))
 		return -1;
 	eh = (const void *)im.p;
 	rel = eh->e_type == ET_DYN ? ip - base : ip;
@@ -110,6 +123,6 @@ int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf 
 		sf_puts(b, "+0x");
 		sf_putx(b, rel - s->st_value);
 	}
-	sf_unpages((void *)im.p, im.size);
+	sys(may, SYS_munmap, (long)im.p, (long)im.size, 0, 0, 0, 0);
 	return s ? 0 : -1;
 }

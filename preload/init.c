@@ -9,7 +9,6 @@
 
 #include "mem.h"
 #include "sf.h"
-#include "unw.h"
 
 extern char **environ;
 
@@ -393,7 +392,6 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 		set_comm(e.comm);
 	p = load_policy(&e);
 	resolve_lib_path();
-	sf_unwind_load();
 	sf_cfg.active = 1;
 	if (sf_cfg.mode == SF_MODE_TRUSTED)
 		sf_guard_map();

@@ -138,9 +138,7 @@ sf_clone_thread:
 #define UC_GREG(n) (40 + 8 * (n))                      /* ucontext_t.uc_mcontext.gregs[n] */
 /* DW_CFA_expression reg: DW_OP_breg7 (rsp) + off, off as a 2-byte sleb128 */
 #define SAVED_AT(reg, off) .cfi_escape 0x10, reg, 3, 0x77, ((off) & 0x7f) | 0x80, (off) >> 7
-	.globl sf_restorer_checked
-	.hidden sf_restorer_checked
-	.type sf_restorer_checked,@function
+.macro SIGFRAME_CFI
 	.cfi_startproc simple
 	.cfi_signal_frame
 	/* DW_CFA_def_cfa_expression: *(rsp + gregs[REG_RSP]) */
@@ -161,6 +159,11 @@ sf_clone_thread:
 	SAVED_AT(0, UC_GREG(13))   /* rax */
 	SAVED_AT(2, UC_GREG(14))   /* rcx */
 	SAVED_AT(16, UC_GREG(16))  /* rip: the return address */
+.endm
+	.globl sf_restorer_checked
+	.hidden sf_restorer_checked
+	.type sf_restorer_checked,@function
+	SIGFRAME_CFI
 	nop
 sf_restorer_checked:
 	mov %rsp, %rdi
@@ -172,14 +175,20 @@ sf_restorer_checked:
 	.size sf_restorer_checked, .-sf_restorer_checked
 
 /* The restorer of our own SIGSYS handler: not checked (the trapped call
- * was checked; its return is the library's business). */
+ * was checked; its return is the library's business).  The same unwind
+ * information: a program handler that runs while the SIGSYS handler
+ * issues a call (raise's kill) is reported with the frames below the
+ * trap. */
 	.globl sf_restorer_plain
 	.hidden sf_restorer_plain
 	.type sf_restorer_plain,@function
+	SIGFRAME_CFI
+	nop
 sf_restorer_plain:
 	mov $NR_rt_sigreturn, %rax
 	syscall
 	hlt
+	.cfi_endproc
 	.size sf_restorer_plain, .-sf_restorer_plain
 
 /* long sf_trap_syscall(long nr, long a0, ..., long a5, uintptr_t site)
@@ -206,5 +215,29 @@ sf_trap_syscall_ret:
  * exported, although every C reference to them is hidden. */
 	.hidden __start_sf_region
 	.hidden __stop_sf_region
+
+/* void sf_unw_getcontext(uint64_t regs[17])
+ * The registers the reporter's unwinder starts from (unw.c): the
+ * callee-saved ones, and rsp and rip as the caller will have them once
+ * this returns, in DWARF's order (rbx 3, rbp 6, rsp 7, r12-r15 12-15,
+ * return address 16). */
+	.globl sf_unw_getcontext
+	.hidden sf_unw_getcontext
+	.type sf_unw_getcontext,@function
+sf_unw_getcontext:
+	.cfi_startproc
+	mov %rbx, 3*8(%rdi)
+	mov %rbp, 6*8(%rdi)
+	mov %r12, 12*8(%rdi)
+	mov %r13, 13*8(%rdi)
+	mov %r14, 14*8(%rdi)
+	mov %r15, 15*8(%rdi)
+	lea 8(%rsp), %rax
+	mov %rax, 7*8(%rdi)
+	mov (%rsp), %rax
+	mov %rax, 16*8(%rdi)
+	ret
+	.cfi_endproc
+	.size sf_unw_getcontext, .-sf_unw_getcontext
 
 	.section .note.GNU-stack,"",@progbits

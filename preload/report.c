@@ -2,9 +2,9 @@
  * arguments by name, the rule that denied the call and a backtrace; then
  * SIGKILL of the whole process (or, in log mode, the call proceeds).
  *
- * Reporting runs in a process whose calls are being filtered: libunwind
- * and the symbol lookup make syscalls of their own (mmap, open of /proc/self/maps...)
- * that would trap.  In interposition mode the reporting thread switches
+ * Reporting runs in a process whose calls are being filtered: the
+ * unwinder's readability probes and the symbol lookup's file reads are
+ * syscalls of their own that would trap.  In interposition mode the reporting thread switches
  * dispatch off and blocks every signal while it reports (the process is
  * about to die; in log mode it re-arms afterwards).  In trusted mode the
  * kernel filter cannot be switched off: every call the reporter makes is
@@ -90,94 +90,89 @@ static void put_i386(struct sf_buf *b, const struct sf_call *c)
 	sf_puts(b, "): the policy names x86-64 calls only\n");
 }
 
-/* Named from the object's symbol table (elfsym.c); the object from the
- * loader's list (objs.c), not dladdr: this runs with dispatch off, and a
- * dladdr the program exports would run unfiltered. */
-static void put_frame(struct sf_buf *b, int i, uint64_t ip)
+/* Whether the reporter may make this exact call: under a kernel filter
+ * a denied one kills the process on the spot. */
+static int may_call(long nr, const uint64_t a[6])
 {
-	struct sf_obj o;
-	int have = sf_obj_at((uintptr_t)ip, &o) == 0 && o.name && o.name[0];
+	return !kernel_filtered() || sf_decide(kernel_policy(), (uint64_t)nr, a) == SF_ALLOW;
+}
+
+static int may_probe(uintptr_t page)
+{
+	const uint64_t a[6] = { (uint64_t)-1, page + 8, 0, 8, 0, 0 };
+
+	return may_call(SYS_rt_sigprocmask, a);
+}
+
+static void put_frame(struct sf_buf *b, struct sf_unw *u, int i, uint64_t ip)
+{
+	char name[512];
+	uintptr_t bias;
+	int obj = sf_unw_object(u, ip, name, sizeof name, &bias), have = obj >= 0;
 
 	sf_puts(b, "      #");
 	sf_putu(b, (uint64_t)i);
 	sf_puts(b, " 0x");
 	sf_putx(b, ip);
 	sf_putc(b, ' ');
-	if (!have || sf_elf_symbol(o.name, o.base, ip, b) < 0)
+	/* The file's full symbol table first (main of a PIE, static
+	 * functions), the dynamic one in memory when the file cannot be read
+	 * (the vDSO, a deleted file, a policy that denies the reads). */
+	if (!(have && name[0] && sf_elf_symbol(name, bias, ip, b, may_call) == 0) &&
+	    !(have && sf_unw_dynsym(u, ip, b) == 0))
 		sf_putc(b, '?');
-	if (have) {
+	if (have && name[0]) {
 		sf_puts(b, " (");
-		sf_puts(b, o.name);
+		sf_puts(b, name);
 		sf_putc(b, ')');
 		/* the main program's name is argv[0], maybe not a path */
-		sf_src_line(o.main ? "/proc/self/exe" : o.name, ip - o.bias, b, may);
+		sf_src_line(obj == 1 ? "/proc/self/exe" : name, ip - bias, b, may);
 	}
 	sf_putc(b, '\n');
 }
 
-static int unconditional(long nr)
-{
-	const struct sf_policy *p = kernel_policy();
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+extern const char _end[] __attribute__((visibility("hidden")));
 
-	return p->sys[nr].allowed && !p->sys[nr].chain;
+/* The library's own frames are not the program's: a program handler that
+ * ran while the SIGSYS handler issued a call (raise's kill) returns
+ * through sf_restorer_checked into the SIGSYS handler's frames, and then
+ * through sf_restorer_plain into the trapped code.  The checked restorer
+ * stays, as the mark of a signal handler's frame. */
+static int library_frame(uint64_t ip)
+{
+	return ip >= (uintptr_t)__ehdr_start && ip < (uintptr_t)_end &&
+	       ip != (uintptr_t)sf_restorer_checked;
 }
 
-/* libunwind maps memory, probes addresses with a pipe and may read files:
- * under a kernel filter only when the policy lets it do all of that with
- * any argument (a denied call here kills the process on the spot). */
-static int can_unwind(void)
-{
-	static const short calls[] = { SYS_mmap, SYS_munmap, SYS_write, SYS_pipe2,
-				       SYS_mincore, SYS_rt_sigprocmask, SYS_openat,
-				       SYS_read, SYS_close, SYS_newfstatat, SYS_fstat };
-	unsigned i;
-
-	if (!kernel_filtered())
-		return 1;
-	for (i = 0; i < sizeof calls / sizeof calls[0]; i++)
-		if (!unconditional(calls[i]))
-			return 0;
-	return 1;
-}
-
+/* The frames from the call site outwards: from the trap's registers, or,
+ * for a wrapper, from here, skipping the library's own frames up to the
+ * call site (the wrapper's return address). */
 static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
 {
-	unw_context_t ctx;
-	unw_cursor_t cur;
-	unw_word_t ip;
-	int i = 0, skipping = 1, steps = 0;
+	struct sf_unw u;
+	int i = 0, skipping = 1, skipped = 0;
 
-	if (!sf_unw.step) {
-		sf_puts(b, "    backtrace: unavailable (libunwind.so.8 could not be loaded)\n");
+	if (kernel_filtered() && !may_probe(4096)) {
+		sf_puts(b, "    backtrace: unavailable (the policy denies rt_sigprocmask, "
+			   "with which the unwinder checks what it reads)\n");
 		return;
 	}
-	if (!can_unwind()) {
-		sf_puts(b, "    backtrace: unavailable (the policy denies the calls libunwind makes)\n");
-		return;
-	}
-	if (c->uc) {
-		if (sf_unw.init_local2(&cur, (unw_context_t *)c->uc, UNW_INIT_SIGNAL_FRAME) < 0)
-			return;
-	} else {
-		sf_unw.getcontext(&ctx);
-		if (sf_unw.init_local(&cur, &ctx) < 0)
-			return;
-	}
+	if (c->uc)
+		sf_unw_init_uc(&u, c->uc);
+	else
+		sf_unw_init_here(&u);
+	u.may_probe = kernel_filtered() ? may_probe : NULL;
 	sf_puts(b, "    backtrace:\n");
 	do {
-		if (sf_unw.get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
-			break;
-		/* From a wrapper or our trampoline: our own frames first, up
-		 * to the call site. */
+		uint64_t ip = sf_unw_ip(&u);
 		if (skipping && ip == c->ip)
 			skipping = 0;
-		if (skipping && ++steps > 16) {
-			skipping = 0;
-			continue;
-		}
-		if (!skipping)
-			put_frame(b, i++, ip);
-	} while (i < MAX_FRAMES && sf_unw.step(&cur) > 0);
+		if (skipping && ++skipped > 16)
+			skipping = 0; /* the site was not found: show everything */
+		if (!skipping && !library_frame(ip))
+			put_frame(b, &u, i++, ip);
+	} while (i < MAX_FRAMES && sf_unw_step(&u) > 0);
 }
 
 /* dying: the process is killed next, and run (if it listens) is told;
@@ -214,9 +209,8 @@ static int must_die(unsigned a)
 	return a != SF_ACTION_LOG && a != SF_ACTION_TRAP;
 }
 
-/* The task reporting from this thread's TLS, 0 if none: the calls
- * libunwind makes through our own wrappers (a write to a pipe to probe
- * memory...) are the reporter's, not the program's.  A task id, not a
+/* The task reporting from this thread's TLS, 0 if none: a violation
+ * found while reporting is the reporter's, not the program's.  A task id, not a
  * flag: a posix_spawn child shares its parent's memory and TLS, and a
  * child killed while reporting must not leave the parent thread marked
  * (its violations would then all be let through). */

@@ -302,8 +302,11 @@ void sf_memcpy(void *d, const void *s, size_t n);
 void sf_memset(void *d, int c, size_t n);
 int sf_write_all(int fd, const char *s, size_t n); /* 0, or -1: not all written */
 
-/* elfsym.c */
-int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf *b);
+/* elfsym.c: "name+0xoff" for ip in the object at base read from path.
+ * may: whether a call may be made (NULL: any). */
+typedef int (*sf_may_fn)(long nr, const uint64_t a[6]);
+int sf_elf_symbol(const char *path, uintptr_t base, uintptr_t ip, struct sf_buf *b,
+		  sf_may_fn may);
 
 /* api.c */
 int sf_publish(const struct sf_policy *p); /* state mapping + env text */
@@ -337,6 +340,9 @@ long sf_user_vec_ok(char *const *v); /* an execve vector, strings included */
 long sf_user_writable(void *p, size_t n);
 long sf_user_strlen(const char *s);
 long sf_user_readable(const void *p, size_t n);
+/* The probe itself, for any mode: whether the page at `page` can be
+ * read.  The caller decides whether it may make the call. */
+int sf_page_readable(uintptr_t page);
 
 /* Pages from the kernel (mem.c). */
 void *sf_pages(size_t n);

@@ -27,12 +27,17 @@
  * an environment's pointers lie in one page, its strings mostly in a
  * few.  A page found readable stays so unless the program unmaps it
  * meanwhile, its own race. */
+int sf_page_readable(uintptr_t page)
+{
+	/* At its second word: a set at address 0 would be no set at all. */
+	return sf_sys(SYS_rt_sigprocmask, -1, (long)(page + 8), 0, 8, 0, 0) != -EFAULT;
+}
+
 static int page_readable(uintptr_t page, uintptr_t *last)
 {
 	if (sf_cfg.mode == SF_MODE_TRUSTED || page == *last)
 		return 1;
-	/* At its second word: a set at address 0 would be no set at all. */
-	if (sf_sys(SYS_rt_sigprocmask, -1, (long)(page + 8), 0, 8, 0, 0) == -EFAULT)
+	if (!sf_page_readable(page))
 		return 0;
 	*last = page;
 	return 1;

@@ -28,7 +28,7 @@ expect_grep '^handled$' ret.out
 expect_report ret.err rt_sigreturn 'not in the allowed set'
 # The handler ran during raise()'s kill, which the catch-all was issuing:
 # the report names that call's site and unwinds from it, through the
-# library's restorer, to the program (the restorer used to stop libunwind:
+# library's restorer, to the program (the restorer used to stop the walk:
 # an empty backtrace).
 expect_grep '^      #[0-9]+ .* run\+0x[0-9a-f]+ \(.*lib_probe\)( at [^ ]+:[0-9]+)?$' ret.err
 echo "ok rt_sigreturn checked"
