@@ -67,7 +67,7 @@ all: $(LIB_SO) $(LIB) $(TOOL)
 
 $(B)/gen/systab_data.c: syscalls/x86_64/syscalls.tbl syscalls/gen-systab.awk
 	@mkdir -p $(@D)
-	awk -f syscalls/gen-systab.awk $< > $@.tmp && mv $@.tmp $@
+	LC_ALL=C awk -f syscalls/gen-systab.awk $< > $@.tmp && mv $@.tmp $@
 
 $(B)/gen/consts_data.c: syscalls/x86_64/constants.tbl syscalls/gen-consts.awk
 	@mkdir -p $(@D)

@@ -552,8 +552,7 @@ static int same_reading(enum sf_type a, enum sf_type b)
 
 /* TYPE '(' field ')': the register read as TYPE, whatever the argument's
  * declared type; 'argN' may name any of the six registers. */
-static int parse_cast(struct parser *p, int type, struct sf_sysarg *arg, char *name,
-		      size_t cap, int *argi)
+static int parse_cast(struct parser *p, int type, struct sf_sysarg *arg, int *argi)
 {
 	char buf[64];
 	int rc;
@@ -571,9 +570,9 @@ static int parse_cast(struct parser *p, int type, struct sf_sysarg *arg, char *n
 		return fail(p, &p->tok, -EINVAL, "unknown argument '%s' for sys_%s (a cast takes "
 			    "an argument name or arg0..arg5)", tok_text(p, &p->tok, buf, sizeof(buf)),
 			    p->sc->name);
-	snprintf(name, cap, "%s(%.*s)", sf_type_name((enum sf_type)type), (int)p->tok.len,
-		 p->text + p->tok.start);
-	arg->name = name;
+	/* For messages; the longest argument name of the table fits. */
+	snprintf(arg->name, sizeof arg->name, "%s(%.*s)", sf_type_name((enum sf_type)type),
+		 (int)p->tok.len, p->text + p->tok.start);
 	arg->type = (unsigned char)type;
 	/* the declared type when it reads alike: one spelling per tree */
 	if (*argi < p->sc->nargs && same_reading((enum sf_type)type,
@@ -595,7 +594,7 @@ static int parse_predicate(struct parser *p, uint32_t *out)
 	struct sf_node n = { .kind = SF_N_PRED };
 	struct token at = p->tok;
 	struct sf_sysarg arg = { 0 };
-	char buf[64], castname[32];
+	char buf[64];
 	unsigned i;
 	int argi = 0, rc, cast;
 
@@ -604,7 +603,7 @@ static int parse_predicate(struct parser *p, uint32_t *out)
 			    tok_text(p, &p->tok, buf, sizeof(buf)));
 	cast = cast_type(p);
 	if (cast >= 0) {
-		if ((rc = parse_cast(p, cast, &arg, castname, sizeof(castname), &argi)))
+		if ((rc = parse_cast(p, cast, &arg, &argi)))
 			return rc;
 	} else {
 		argi = sf_syscall_arg(p->sc, p->text + p->tok.start, p->tok.len);

@@ -1,12 +1,27 @@
 /* Lookups over the generated tables (build/gen/systab_data.c,
  * consts_data.c, errno_data.c, groups_data.c). */
-#include <string.h>
-
 #include "systab.h"
+
+/* Byte order of name[0..len) against the NUL-terminated s: no libc, since
+ * these also run in the preload library (a program may define its own
+ * strncmp). */
+static int cmp_name(const char *s, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char a = (unsigned char)s[i], b = (unsigned char)name[i];
+		if (a != b)
+			return a < b ? -1 : 1; /* s's NUL sorts first */
+		if (a == '\0')
+			return -1; /* a NUL inside name: s ended, name goes on */
+	}
+	return s[len] != '\0'; /* s is longer: after name */
+}
 
 static int name_is(const char *s, const char *name, size_t len)
 {
-	return strncmp(s, name, len) == 0 && s[len] == '\0';
+	return cmp_name(s, name, len) == 0;
 }
 
 const struct sf_syscall *sf_syscall_by_nr(long nr)
@@ -25,25 +40,40 @@ const struct sf_syscall *sf_syscall_by_nr(long nr)
 	return lo < sf_syscall_count && sf_syscalls[lo].nr == nr ? &sf_syscalls[lo] : NULL;
 }
 
-/* Policies are parsed rarely and the table is small: a scan is enough. */
+/* Bisects one of the sorted indexes, by name or by entry point. */
+static const struct sf_syscall *bisect(const unsigned short *index, unsigned n, int entry,
+				       const char *name, size_t len)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		const struct sf_syscall *sc = &sf_syscalls[index[mid]];
+		int c = cmp_name(entry ? sc->entry : sc->name, name, len);
+		if (c == 0)
+			return sc;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Every exec'd image parses its policy again: a bisection, not a scan. */
 const struct sf_syscall *sf_syscall_lookup(const char *name, size_t len)
 {
-	unsigned i;
+	const struct sf_syscall *sc = bisect(sf_syscall_by_name, sf_syscall_count, 0, name, len);
 
-	for (i = 0; i < sf_syscall_count; i++)
-		if (name_is(sf_syscalls[i].name, name, len))
-			return &sf_syscalls[i];
-	if (len > 4 && strncmp(name, "sys_", 4) == 0) {
-		for (i = 0; i < sf_syscall_count; i++)
-			if (name_is(sf_syscalls[i].name, name + 4, len - 4))
-				return &sf_syscalls[i];
+	if (sc)
+		return sc;
+	if (len > 4 && name[0] == 's' && name[1] == 'y' && name[2] == 's' && name[3] == '_') {
+		if ((sc = bisect(sf_syscall_by_name, sf_syscall_count, 0, name + 4, len - 4)))
+			return sc;
 		/* sys_ni_syscall is the entry of every unimplemented number,
-		 * so it names no syscall in particular. */
-		if (name_is("sys_ni_syscall", name, len))
-			return NULL;
-		for (i = 0; i < sf_syscall_count; i++)
-			if (name_is(sf_syscalls[i].entry, name, len))
-				return &sf_syscalls[i];
+		 * so it names no syscall in particular (and is not in the
+		 * index of entries). */
+		return bisect(sf_syscall_by_entry, sf_syscall_entry_count, 1, name, len);
 	}
 	return NULL;
 }
@@ -58,7 +88,7 @@ int sf_syscall_arg(const struct sf_syscall *sc, const char *name, size_t len)
 	for (i = 0; i < sc->nargs; i++)
 		if (name_is(sc->args[i].name, name, len))
 			return i;
-	if (len == 4 && strncmp(name, "arg", 3) == 0 && name[3] >= '0' &&
+	if (len == 4 && name[0] == 'a' && name[1] == 'r' && name[2] == 'g' && name[3] >= '0' &&
 	    name[3] < '0' + sc->nargs)
 		return name[3] - '0';
 	return -1;
@@ -79,9 +109,7 @@ const struct sf_const *sf_const_lookup(const char *name, size_t len)
 
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		int c = strncmp(sf_consts[mid].name, name, len);
-		if (c == 0 && sf_consts[mid].name[len] != '\0')
-			c = 1; /* a longer name sorts after its prefix */
+		int c = cmp_name(sf_consts[mid].name, name, len);
 		if (c == 0)
 			return &sf_consts[mid];
 		if (c < 0)

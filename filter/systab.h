@@ -30,14 +30,23 @@ enum sf_type {
 	SF_T_PTR, /* any pointer: compared as an unsigned 64-bit number */
 };
 
+/* Names are stored in the rows, not pointed to: a table of pointers
+ * would be relocated (written) by the loader in every process that loads
+ * the preload library, inert ones included; these tables are read-only
+ * data shared with the page cache.  The generators refuse longer names. */
+#define SF_NAME_MAX 24    /* a syscall's name, NUL included */
+#define SF_ENTRY_MAX 32   /* its entry point's */
+#define SF_ARGNAME_MAX 24 /* an argument's */
+#define SF_CONSTNAME_MAX 40
+
 struct sf_sysarg {
-	const char *name;  /* the kernel's SYSCALL_DEFINE name: "fd" */
-	unsigned char type; /* enum sf_type */
+	char name[SF_ARGNAME_MAX]; /* the kernel's SYSCALL_DEFINE name: "fd" */
+	unsigned char type;        /* enum sf_type */
 };
 
 struct sf_syscall {
-	const char *name;  /* "read", "uname" */
-	const char *entry; /* kernel entry point: "sys_read", "sys_newuname" */
+	char name[SF_NAME_MAX];   /* "read", "uname" */
+	char entry[SF_ENTRY_MAX]; /* kernel entry point: "sys_read", "sys_newuname" */
 	int nr;
 	unsigned char nargs;
 	struct sf_sysarg args[SF_MAX_ARGS];
@@ -46,6 +55,11 @@ struct sf_syscall {
 /* The table, in number order; numbers the kernel does not define are absent. */
 extern const struct sf_syscall sf_syscalls[];
 extern const unsigned sf_syscall_count;
+/* Indexes into it, sorted by name and by entry point (byte order, the
+ * sys_ni_syscall rows left out of the second), for the lookups. */
+extern const unsigned short sf_syscall_by_name[];
+extern const unsigned short sf_syscall_by_entry[];
+extern const unsigned sf_syscall_entry_count;
 
 /* NULL when nr is not a syscall of the table (negative, a gap, >= 512). */
 const struct sf_syscall *sf_syscall_by_nr(long nr);
@@ -60,8 +74,8 @@ int sf_syscall_arg(const struct sf_syscall *sc, const char *name, size_t len);
 const char *sf_type_name(enum sf_type t); /* "s32", "u32", ... */
 
 struct sf_const {
-	const char *name; /* "O_WRONLY" */
-	uint64_t value;   /* as the kernel defines it for x86-64 */
+	char name[SF_CONSTNAME_MAX]; /* "O_WRONLY" */
+	uint64_t value;              /* as the kernel defines it for x86-64 */
 };
 
 /* The constants, sorted by name (strcmp order). */

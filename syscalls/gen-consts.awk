@@ -18,6 +18,7 @@ function fail(msg) {
 {
 	if (NF < 2 || $1 !~ /^[A-Z_][A-Z0-9_]*$/) fail("bad row '" $0 "' (expected NAME value)")
 	if ($2 !~ /^-?(0x[0-9a-fA-F]+|[0-9]+)$/) fail("bad value for " $1 ": '" $2 "'")
+	if (length($1) >= 40) fail("name " $1 " is longer than SF_CONSTNAME_MAX - 1")
 	# C would silently truncate a literal wider than 64 bits; keep hex to
 	# 16 digits and decimal to 19 (below 2^64), which every value fits.
 	v = $2
