@@ -174,6 +174,13 @@ void sf_policy_free(struct sf_policy *p);
  * full length.  Uses no libc I/O (safe in the preload library). */
 size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap);
 
+/* A text that parses to the same policy, and is the shorter of two: the
+ * canonical text, or "*: 1", one "sys_NAME: 0" per syscall not allowed
+ * and the filters (on_next_syscall first when pending).  What the preload
+ * library hands an exec'd image and keeps for `secfilter show`, which
+ * prints it canonically.  snprintf-like, as sf_policy_print. */
+size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap);
+
 /* One filter's expression, with the argument names of syscall nr. */
 size_t sf_filter_print(const struct sf_policy *p, unsigned nr,
 		       const struct sf_filter *f, char *buf, size_t cap);

@@ -158,42 +158,93 @@ static void print_head(struct sf_out *o, const struct sf_syscall *sc)
 	sf_out_str(o, ": ");
 }
 
+/* The lines of one allowed syscall: its return action, or `1` when it
+ * has no filters (unless plain is 0: the short form's `*: 1` says it),
+ * then its filters. */
+static void print_rules(struct sf_out *o, const struct sf_policy *p,
+			const struct sf_syscall *sc, const struct sf_sysrule *r, int plain)
+{
+	unsigned i;
+
+	if (r->ret) {
+		print_head(o, sc);
+		sf_print_action(o, r->ret);
+		sf_out_str(o, "\n");
+	} else if (!r->nfilters && plain) {
+		print_head(o, sc);
+		sf_out_str(o, "1\n");
+	}
+	for (i = 0; i < r->nfilters; i++) {
+		const struct sf_filter *f = &p->filters[r->first + i];
+		print_head(o, sc);
+		sf_print_expr(o, p->nodes, f->root, sc);
+		if (f->fail) {
+			sf_out_str(o, " else ");
+			sf_print_action(o, f->fail);
+		}
+		sf_out_str(o, "\n");
+	}
+}
+
+static void print_prologue(struct sf_out *o, const struct sf_policy *p)
+{
+	if (p->pending)
+		sf_out_str(o, "on_next_syscall: 1\n");
+	if (p->dflt != SF_ACTION_KILL) {
+		sf_out_str(o, "default: ");
+		sf_print_action(o, p->dflt);
+		sf_out_str(o, "\n");
+	}
+}
+
 size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
 {
 	struct sf_out o = { buf, cap, 0 };
-	unsigned nr, i;
+	unsigned k;
 
-	if (p->pending)
-		sf_out_str(&o, "on_next_syscall: 1\n");
-	if (p->dflt != SF_ACTION_KILL) {
-		sf_out_str(&o, "default: ");
-		sf_print_action(&o, p->dflt);
-		sf_out_str(&o, "\n");
+	print_prologue(&o, p);
+	/* The table is in number order, and only its syscalls can be
+	 * allowed. */
+	for (k = 0; k < sf_syscall_count; k++) {
+		const struct sf_syscall *sc = &sf_syscalls[k];
+		const struct sf_sysrule *r = &p->sys[sc->nr];
+
+		if (r->allowed)
+			print_rules(&o, p, sc, r, 1);
 	}
-	for (nr = 0; nr < SF_NR_COUNT; nr++) {
-		const struct sf_sysrule *r = &p->sys[nr];
-		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+	return sf_out_end(&o);
+}
 
-		if (!r->allowed || !sc)
-			continue;
-		if (r->ret) {
+/* Most policies allow most syscalls ("*: 1" and a few removals, or a
+ * learned list): the one that lists what is missing is the shorter then,
+ * and is what every exec'd image parses. */
+size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
+{
+	struct sf_out o = { buf, cap, 0 };
+	unsigned k, plain = 0, missing = 0;
+
+	for (k = 0; k < sf_syscall_count; k++) {
+		const struct sf_sysrule *r = &p->sys[sf_syscalls[k].nr];
+		if (!r->allowed)
+			missing++;
+		else if (!r->ret && !r->nfilters)
+			plain++;
+	}
+	if (plain <= 1 + missing)
+		return sf_policy_print(p, buf, cap);
+	print_prologue(&o, p);
+	sf_out_str(&o, "*: 1\n");
+	for (k = 0; k < sf_syscall_count; k++) {
+		const struct sf_syscall *sc = &sf_syscalls[k];
+		if (!p->sys[sc->nr].allowed) {
 			print_head(&o, sc);
-			sf_print_action(&o, r->ret);
-			sf_out_str(&o, "\n");
-		} else if (!r->nfilters) {
-			print_head(&o, sc);
-			sf_out_str(&o, "1\n");
+			sf_out_str(&o, "0\n");
 		}
-		for (i = 0; i < r->nfilters; i++) {
-			const struct sf_filter *f = &p->filters[r->first + i];
-			print_head(&o, sc);
-			sf_print_expr(&o, p->nodes, f->root, sc);
-			if (f->fail) {
-				sf_out_str(&o, " else ");
-				sf_print_action(&o, f->fail);
-			}
-			sf_out_str(&o, "\n");
-		}
+	}
+	for (k = 0; k < sf_syscall_count; k++) {
+		const struct sf_syscall *sc = &sf_syscalls[k];
+		if (p->sys[sc->nr].allowed)
+			print_rules(&o, p, sc, &p->sys[sc->nr], 0);
 	}
 	return sf_out_end(&o);
 }

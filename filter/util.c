@@ -36,18 +36,24 @@ void sf_vec_free(struct sf_vec *v, size_t elem)
 	v->cap = 0;
 }
 
+/* Byte loops, not memcpy and strlen: the preload library prints policies
+ * in every exec'd image and must not call what the program may define. */
 void sf_out_mem(struct sf_out *o, const char *s, size_t n)
 {
-	if (o->len < o->cap) {
-		size_t room = o->cap - o->len;
-		memcpy(o->buf + o->len, s, n < room ? n : room);
-	}
+	size_t i, room = o->len < o->cap ? o->cap - o->len : 0;
+
+	for (i = 0; i < n && i < room; i++)
+		o->buf[o->len + i] = s[i];
 	o->len += n;
 }
 
 void sf_out_str(struct sf_out *o, const char *s)
 {
-	sf_out_mem(o, s, strlen(s));
+	for (; *s; s++) {
+		if (o->len < o->cap)
+			o->buf[o->len] = *s;
+		o->len++;
+	}
 }
 
 void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)

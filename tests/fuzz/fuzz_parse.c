@@ -1,6 +1,7 @@
 /* libFuzzer target for the policy engine: any input must give a policy or a
  * clean error, never a crash, a hang or a leak; an accepted policy must
- * print to text that re-parses to the same canonical text (and the
+ * print to text that re-parses to the same canonical text, and so must its
+ * short form (what exec'd images get; and the
  * evaluator must run over it), and applying it on top of an enforcing
  * policy must either narrow or fail whole: no call may get a weaker
  * outcome (run < log < errno < trap < kill).  @include is refused here
@@ -22,6 +23,9 @@ static void check_printed(const struct sf_policy *p)
 	struct sf_policy *q;
 	struct sf_error err;
 
+	size_t sn = sf_policy_print_short(p, NULL, 0);
+	char *s = malloc(sn + 1);
+
 	sf_policy_print(p, a, n + 1);
 	if (sf_policy_apply_src(NULL, "<printed>", SF_SRC_NO_INCLUDE, a, n, &q, &err) != 0)
 		abort(); /* the printer wrote something the parser rejects */
@@ -29,6 +33,12 @@ static void check_printed(const struct sf_policy *p)
 	if (sf_policy_print(q, b, n + 1) != n || memcmp(a, b, n) != 0)
 		abort(); /* not canonical */
 	sf_policy_free(q);
+	sf_policy_print_short(p, s, sn + 1);
+	if (sn > n || sf_policy_apply_src(NULL, "<short>", SF_SRC_NO_INCLUDE, s, sn, &q, &err) != 0 ||
+	    q->pending != p->pending || sf_policy_print(q, b, n + 1) != n || memcmp(a, b, n) != 0)
+		abort(); /* the short form is another policy, or longer */
+	sf_policy_free(q);
+	free(s);
 	free(a);
 	free(b);
 }

@@ -1,7 +1,8 @@
 /* Canonical printing: parse(print(p)) is p, for a corpus that includes every
  * example of the 2011 proposal (../shared/seeds) and randomly generated
  * policies.  "Is p" is checked two ways: the re-printed text is identical,
- * and both blocks decide alike on a set of argument vectors. */
+ * and both blocks decide alike on a set of argument vectors.  The short
+ * form (what exec'd images get) parses to p as well. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,6 +48,11 @@ static const char *const corpus[] = {
 	"*: return 4095; read: 1; write: count < 10 else return EWOULDBLOCK",
 	"kill: sig in ~0 || pid in 0x7fffffff; fchmod: mode in ~0644",
 	"on_next_syscall: 1; default: return 200; getpid: return EDEADLOCK",
+	/* the short form's cases: most allowed, some removed, filters, actions */
+	"*: 1",
+	"on_next_syscall: 1\n*: 1\nptrace: 0\nwrite: fd == 1\nwrite: count < 10\nread: fd == 0",
+	"*: 1\n*: 0\nread: 1",
+	"default: return EPERM\n*: 1\nptrace: 0\nclone3: return ENOSYS\nread: fd == 0 else return EBADF",
 };
 
 static void check_round_trip(const char *text)
@@ -56,9 +62,20 @@ static void check_round_trip(const char *text)
 	struct sf_policy *q = t_parse(NULL, once);
 	unsigned nr, v;
 
+	static char shorter[1 << 16];
+	struct sf_policy *r;
+	size_t n = sf_policy_print_short(p, shorter, sizeof(shorter));
+
 	if (strcmp(once, t_print(q)) != 0)
 		fail_msg("round trip changed the text\nsource:\n%s\nprinted:\n%s\nreprinted:\n%s",
 			 text, once, t_print(q));
+	assert_true(n < sizeof(shorter));
+	assert_true(n <= strlen(once));
+	r = t_parse(NULL, shorter);
+	if (strcmp(once, t_print(r)) != 0 || r->pending != p->pending || r->dflt != p->dflt)
+		fail_msg("the short form is another policy\nsource:\n%s\nshort:\n%s\nreprinted:\n%s",
+			 text, shorter, t_print(r));
+	sf_policy_free(r);
 	assert_int_equal(p->pending, q->pending);
 	assert_int_equal(p->dflt, q->dflt);
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
@@ -133,6 +150,12 @@ static void random_policies_round_trip(void **state)
 	(void)state;
 	for (round = 0; round < 300; round++) {
 		t_random_policy(text, sizeof(text), &rng, 12);
+		check_round_trip(text);
+	}
+	/* The same after "*: 1": the short form's other branch. */
+	for (round = 0; round < 300; round++) {
+		memcpy(text, "*: 1\n", 5);
+		t_random_policy(text + 5, sizeof(text) - 5, &rng, 12);
 		check_round_trip(text);
 	}
 }
