@@ -50,7 +50,9 @@ static const char *skip_pending_line(const char *text)
 }
 
 /* "SECFILTER_POLICY=<text>" for exec: in the new image the policy is in
- * force, so a pending marker is dropped. */
+ * force, so a pending marker is dropped.  The text is the policy's short
+ * form: what every exec'd image parses (for '*: 1', one rule rather than
+ * the canonical 383). */
 static char *env_text(const char *text, size_t len)
 {
 	static const char prefix[] = "SECFILTER_POLICY=";
@@ -84,7 +86,7 @@ static void *new_state_mapping(const char *text, size_t len, size_t *size)
 		return NULL;
 	h = (struct state_head *)r;
 	sf_memcpy(h->magic, "secfilter-state", 16);
-	h->version = 1;
+	h->version = 2; /* the short form: show prints it canonically */
 	h->length = (uint32_t)len;
 	sf_memcpy(h + 1, text, len);
 	return h;
@@ -118,7 +120,7 @@ struct publication {
 
 static int prepare(const struct sf_policy *p, struct publication *pub)
 {
-	size_t len = sf_policy_print(p, NULL, 0);
+	size_t len = sf_policy_print_short(p, NULL, 0);
 	char *text = sf_mem_alloc(len + 1);
 
 	sf_counts_init(); /* once: the errno returns show counts beside the policy */
@@ -126,7 +128,7 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 	pub->m = NULL;
 	pub->size = 0;
 	if (text) {
-		sf_policy_print(p, text, len + 1);
+		sf_policy_print_short(p, text, len + 1);
 		pub->env = env_text(text, len);
 		pub->m = new_state_mapping(text, len, &pub->size);
 		sf_mem_free(text, len + 1);

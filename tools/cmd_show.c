@@ -2,10 +2,12 @@
  * form, as the library publishes it, and after it, as comments, how many
  * calls the policy answered with an errno.
  *
- * The library keeps the canonical text in a MAP_PRIVATE mapping of a memfd
+ * The library keeps the policy's text in a MAP_PRIVATE mapping of a memfd
  * named "secfilter-state" (/proc/PID/maps: "/memfd:secfilter-state
- * (deleted)"): a 32-byte header (magic "secfilter-state", version 1,
- * length, generation) and the text.  A new policy is a new mapping with a
+ * (deleted)"): a 32-byte header (magic "secfilter-state", version, length,
+ * generation) and the text: canonical in version 1, the policy's short
+ * form in version 2 (what the library also hands exec'd images), which is
+ * parsed and printed canonically here.  A new policy is a new mapping with a
  * higher generation; for a moment both may exist.  The counts are in one
  * more mapping, "/memfd:secfilter-counts (deleted)" (preload/action.c): a
  * 32-byte header (magic "secfilter-count", version 1, the number of
@@ -47,7 +49,8 @@ static const char usage[] =
 #define COUNTS_PATH "/memfd:secfilter-counts (deleted)"
 #define COUNTS_MAGIC "secfilter-count"
 #define STATE_MAGIC "secfilter-state"
-#define STATE_VERSION 1
+#define STATE_CANONICAL 1 /* versions: the text as it is printed */
+#define STATE_SHORT 2
 #define MAX_STATES 8
 #define READ_TRIES 3 /* the library may replace the mapping while we read */
 
@@ -98,14 +101,14 @@ static int read_hdr(int mem, const struct region *rg, struct state_hdr *h)
 	if (pread(mem, h, sizeof(*h), (off_t)rg->start) != (ssize_t)sizeof(*h))
 		return -1;
 	if (memcmp(h->magic, STATE_MAGIC, sizeof(STATE_MAGIC)) != 0 ||
-	    h->version != STATE_VERSION ||
+	    (h->version != STATE_CANONICAL && h->version != STATE_SHORT) ||
 	    h->length > rg->end - rg->start - sizeof(*h))
 		return -1;
 	return 0;
 }
 
-/* The text of the newest valid state.  0, 1 when no state was valid, or
- * -errno. */
+/* The text of the newest valid state, canonical.  0, 1 when no state was
+ * valid, or -errno. */
 static int read_newest(int mem, const struct region *rg, int n, char **text, size_t *len)
 {
 	struct state_hdr h, best;
@@ -127,6 +130,17 @@ static int read_newest(int mem, const struct region *rg, int n, char **text, siz
 	}
 	(*text)[best.length] = '\0';
 	*len = best.length;
+	if (best.version == STATE_SHORT) {
+		struct sf_policy *p;
+		struct sf_error err;
+		if (sf_policy_apply_src(NULL, "state", SF_SRC_NO_INCLUDE, *text, *len, &p, &err) != 0) {
+			free(*text);
+			return 1;
+		}
+		free(*text);
+		*text = policy_text(p, len);
+		sf_policy_free(p);
+	}
 	return 0;
 }
 
