@@ -168,10 +168,12 @@ int main(int argc, char **argv)
 		struct timespec ts;
 		vdso_caller(&ts);
 	} else if (!strcmp(m, "corrupt")) {
-		/* Just below a page that is then unmapped. */
-		char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		munmap(p + 4096, 4096);
-		syscall_on(p + 4096, p + 4096);
+		/* Just below a page that is then unmapped; the signal frame
+		 * and the reporter need room below. */
+		char *p = mmap(NULL, 17 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		munmap(p + 16 * 4096, 4096);
+		syscall_on(p + 16 * 4096, p + 16 * 4096);
 	} else if (!strcmp(m, "garbage")) {
 		/* The signal frame needs room below: the garbage is the last
 		 * of 16 pages. */
