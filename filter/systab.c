@@ -60,13 +60,13 @@ static const struct sf_syscall *bisect(const unsigned short *index, unsigned n, 
 	return NULL;
 }
 
-/* Every exec'd image parses its policy again: a bisection, not a scan. */
+/* Every exec'd image parses its policy again: a bisection, not a scan.
+ * The canonical text spells every name sys_NAME, so that is tried first;
+ * no syscall's own name starts with sys_. */
 const struct sf_syscall *sf_syscall_lookup(const char *name, size_t len)
 {
-	const struct sf_syscall *sc = bisect(sf_syscall_by_name, sf_syscall_count, 0, name, len);
+	const struct sf_syscall *sc;
 
-	if (sc)
-		return sc;
 	if (len > 4 && name[0] == 's' && name[1] == 'y' && name[2] == 's' && name[3] == '_') {
 		if ((sc = bisect(sf_syscall_by_name, sf_syscall_count, 0, name + 4, len - 4)))
 			return sc;
@@ -75,7 +75,7 @@ const struct sf_syscall *sf_syscall_lookup(const char *name, size_t len)
 		 * index of entries). */
 		return bisect(sf_syscall_by_entry, sf_syscall_entry_count, 1, name, len);
 	}
-	return NULL;
+	return bisect(sf_syscall_by_name, sf_syscall_count, 0, name, len);
 }
 
 /* Kernel names come first: prctl and keyctl call their arguments option,

@@ -32,6 +32,7 @@ function fail(msg) {
 	seen[$2] = 1
 	if ($3 !~ /^sys_[a-z0-9_]+$/) fail("bad entry point '" $3 "'")
 	if (length($2) >= 24) fail("name " $2 " is longer than SF_NAME_MAX - 1")
+	if ($2 ~ /^sys_/) fail("name " $2 " starts with sys_, which lookups take for the prefix")
 	if (length($3) >= 32) fail("entry point " $3 " is longer than SF_ENTRY_MAX - 1")
 	if ($3 != "sys_ni_syscall") {
 		if ($3 in entries) fail("entry point " $3 " also used by " entries[$3])
