@@ -151,18 +151,22 @@ static const struct {
 	{ ")", T_RPAREN }, { ";", T_END },
 };
 
+/* Every exec'd image of a filtered process lexes its policy again: the
+ * table is searched by first byte, without libc (the preload library must
+ * not call what the program may define). */
 static int lex_punct(struct parser *p, struct token *t)
 {
 	const char *s = p->text + t->start;
 	size_t left = p->textlen - t->start, i;
 
 	for (i = 0; i < sizeof(punct) / sizeof(punct[0]); i++) {
-		size_t n = strlen(punct[i].text);
-		if (n <= left && memcmp(s, punct[i].text, n) == 0) {
-			t->kind = punct[i].kind;
-			t->len = n;
-			return 0;
-		}
+		if (s[0] != punct[i].text[0])
+			continue;
+		if (punct[i].text[1] && (left < 2 || s[1] != punct[i].text[1]))
+			continue;
+		t->kind = punct[i].kind;
+		t->len = punct[i].text[1] ? 2 : 1;
+		return 0;
 	}
 	t->len = 1;
 	if (*s == '\0')
@@ -195,8 +199,7 @@ static int next(struct parser *p)
 		break;
 	}
 	p->prev_end = t->start + t->len;
-	memset(t, 0, sizeof(*t));
-	t->start = p->pos;
+	*t = (struct token){ .start = p->pos };
 	t->line = p->line;
 	t->col = (unsigned)(p->pos - p->line_start + 1);
 	if (p->pos >= p->textlen) {
@@ -242,8 +245,14 @@ static int next(struct parser *p)
 
 static int tok_is(const struct parser *p, const char *word)
 {
-	return p->tok.kind == T_IDENT && p->tok.len == strlen(word) &&
-	       memcmp(p->text + p->tok.start, word, p->tok.len) == 0;
+	size_t i;
+
+	if (p->tok.kind != T_IDENT)
+		return 0;
+	for (i = 0; i < p->tok.len; i++)
+		if (word[i] != p->text[p->tok.start + i])
+			return 0; /* a shorter word's NUL differs too */
+	return word[i] == '\0';
 }
 
 /* ---- tree building ---- */
