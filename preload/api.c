@@ -8,6 +8,7 @@
  * rare). */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
@@ -304,13 +305,20 @@ out:
 }
 
 /* Whether /proc/self/task lists a thread other than the caller (0 when
- * it cannot be read: without /proc the question cannot be asked). */
+ * it cannot be read: without /proc the question cannot be asked).
+ * unshare(CLONE_THREAD) answers first, in one call instead of five on
+ * procfs at every start: the kernel refuses it (EINVAL) when the thread
+ * group has another thread, and does nothing otherwise.  Any failure (a
+ * container's seccomp profile may deny unshare) falls back to the list. */
 int sf_other_threads(void)
 {
 	char buf[1024];
-	long fd, r, self = sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0);
+	long fd, r, self;
 	int other = 0;
 
+	if (sf_sys(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0)
+		return 0;
+	self = sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0);
 	fd = sf_sys(SYS_openat, AT_FDCWD, (long)"/proc/self/task",
 		    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0, 0);
 	if (fd < 0)
