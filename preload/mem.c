@@ -3,7 +3,11 @@
  * trapped and checked against the policy being built).
  *
  * Small blocks come from a bump allocator over 64 KiB chunks and go back to
- * per-size free lists; large ones are mapped and unmapped whole.  The lists
+ * per-size free lists; large ones are mapped and unmapped whole.  The
+ * first chunk is static (.bss), and large blocks are cut from it too while
+ * it lasts (never to be given back): a filtered process's start (the
+ * policy block, the parser's arrays, the texts for exec and the state)
+ * then maps nothing.  The lists
  * are guarded by a try-lock: a caller that finds it taken (another thread,
  * or a signal handler interrupting a policy apply) simply takes fresh
  * memory instead of waiting, so nothing here can deadlock. */
@@ -27,8 +31,14 @@ struct freeblk {
 
 static struct freeblk *freelist[NCLASS];
 static int list_lock;
-static char *bump_cur, *bump_end;
+static char arena[CHUNK] __attribute__((aligned(64)));
+static char *bump_cur = arena, *bump_end = arena + CHUNK;
 static int bump_lock;
+
+static int in_arena(const void *p)
+{
+	return (const char *)p >= arena && (const char *)p < arena + CHUNK;
+}
 
 void *sf_pages(size_t n)
 {
@@ -105,6 +115,22 @@ static void *from_bump(size_t sz)
 	return p;
 }
 
+/* A large block from what is left of the static chunk, or NULL. */
+static void *from_arena(size_t n)
+{
+	void *p = NULL;
+
+	n = (n + 63) & ~(size_t)63;
+	if (!trylock(&bump_lock))
+		return NULL;
+	if (in_arena(bump_cur) && (size_t)(bump_end - bump_cur) >= n) {
+		p = bump_cur;
+		bump_cur += n;
+	}
+	unlock(&bump_lock);
+	return p;
+}
+
 void *sf_mem_alloc(size_t n)
 {
 	unsigned c;
@@ -112,8 +138,10 @@ void *sf_mem_alloc(size_t n)
 
 	if (n == 0)
 		n = 1;
-	if (n > SMALL_MAX)
-		return sf_pages(page_round(n));
+	if (n > SMALL_MAX) {
+		p = from_arena(n);
+		return p ? p : sf_pages(page_round(n));
+	}
 	c = size_class(n);
 	p = from_list(c);
 	return p ? p : from_bump((size_t)16 << c);
@@ -129,7 +157,8 @@ void sf_mem_free(void *p, size_t n)
 	if (n == 0)
 		n = 1;
 	if (n > SMALL_MAX) {
-		sf_unpages(p, page_round(n));
+		if (!in_arena(p))
+			sf_unpages(p, page_round(n));
 		return;
 	}
 	c = size_class(n);
