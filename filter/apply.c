@@ -38,7 +38,8 @@ static void scratch_free(struct scratch *s)
 	unsigned nr;
 
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
-		sf_vec_free(&s->filters[nr], sizeof(struct scratch_filter));
+		if (s->filters[nr].data)
+			sf_vec_free(&s->filters[nr], sizeof(struct scratch_filter));
 }
 
 static int add_filter(struct scratch *s, unsigned nr, struct scratch_filter f)
@@ -269,7 +270,7 @@ static int apply_rule(struct scratch *s, const struct applying *a,
 		      const struct sf_rule *r)
 {
 	const struct sf_group *g;
-	unsigned i;
+	unsigned i, nr;
 	int rc;
 
 	switch (r->what) {
@@ -289,8 +290,8 @@ static int apply_rule(struct scratch *s, const struct applying *a,
 		s->dflt = r->action;
 		return 0;
 	case SF_R_ALL:
-		for (i = 0; i < sf_syscall_count; i++)
-			if ((rc = apply_one(s, a, r, (unsigned)sf_syscalls[i].nr)))
+		for (nr = 0; nr < SF_NR_COUNT; nr++)
+			if (sf_syscall_row[nr] != SF_NO_ROW && (rc = apply_one(s, a, r, nr)))
 				return rc;
 		return 0;
 	case SF_R_GROUP:
@@ -697,7 +698,10 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 				texts += f[i].text_len + 1;
 			}
 		}
-		lower_syscall(p, filters, nodes, tests, r);
+		if (r->nfilters || (r->allowed && r->ret))
+			lower_syscall(p, filters, nodes, tests, r);
+		else
+			r->test = p->ntests; /* as lower_syscall leaves it */
 	}
 	p->filters = filters;
 	p->nodes = nodes;

@@ -221,30 +221,31 @@ size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
 size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 {
 	struct sf_out o = { buf, cap, 0 };
-	unsigned k, plain = 0, missing = 0;
+	uint16_t missing[SF_NR_COUNT], special[SF_NR_COUNT];
+	unsigned nr, k, plain = 0, nmissing = 0, nspecial = 0;
 
-	for (k = 0; k < sf_syscall_count; k++) {
-		const struct sf_sysrule *r = &p->sys[sf_syscalls[k].nr];
-		if (!r->allowed)
-			missing++;
-		else if (!r->ret && !r->nfilters)
-			plain++;
+	/* One pass over the rules (numbers the table lacks are never
+	 * allowed); the lines come from what it found. */
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct sf_sysrule *r = &p->sys[nr];
+		if (r->allowed) {
+			if (r->ret || r->nfilters)
+				special[nspecial++] = (uint16_t)nr;
+			else
+				plain++;
+		} else if (sf_syscall_row[nr] != SF_NO_ROW) {
+			missing[nmissing++] = (uint16_t)nr;
+		}
 	}
-	if (plain <= 1 + missing)
+	if (plain <= 1 + nmissing)
 		return sf_policy_print(p, buf, cap);
 	print_prologue(&o, p);
 	sf_out_str(&o, "*: 1\n");
-	for (k = 0; k < sf_syscall_count; k++) {
-		const struct sf_syscall *sc = &sf_syscalls[k];
-		if (!p->sys[sc->nr].allowed) {
-			print_head(&o, sc);
-			sf_out_str(&o, "0\n");
-		}
+	for (k = 0; k < nmissing; k++) {
+		print_head(&o, &sf_syscalls[sf_syscall_row[missing[k]]]);
+		sf_out_str(&o, "0\n");
 	}
-	for (k = 0; k < sf_syscall_count; k++) {
-		const struct sf_syscall *sc = &sf_syscalls[k];
-		if (p->sys[sc->nr].allowed)
-			print_rules(&o, p, sc, &p->sys[sc->nr], 0);
-	}
+	for (k = 0; k < nspecial; k++)
+		print_rules(&o, p, &sf_syscalls[sf_syscall_row[special[k]]], &p->sys[special[k]], 0);
 	return sf_out_end(&o);
 }

@@ -26,18 +26,9 @@ static int name_is(const char *s, const char *name, size_t len)
 
 const struct sf_syscall *sf_syscall_by_nr(long nr)
 {
-	unsigned lo = 0, hi = sf_syscall_count;
-
-	if (nr < 0 || nr >= SF_NR_COUNT)
+	if (nr < 0 || nr >= SF_NR_COUNT || sf_syscall_row[nr] == SF_NO_ROW)
 		return NULL;
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (sf_syscalls[mid].nr < nr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < sf_syscall_count && sf_syscalls[lo].nr == nr ? &sf_syscalls[lo] : NULL;
+	return &sf_syscalls[sf_syscall_row[nr]];
 }
 
 /* Bisects one of the sorted indexes, by name or by entry point. */

@@ -60,6 +60,10 @@ extern const unsigned sf_syscall_count;
 extern const unsigned short sf_syscall_by_name[];
 extern const unsigned short sf_syscall_by_entry[];
 extern const unsigned sf_syscall_entry_count;
+/* Each number's row in sf_syscalls, SF_NO_ROW when the table lacks it:
+ * 1 KiB that loops over the numbers read instead of the table's rows. */
+#define SF_NO_ROW 0xffff
+extern const unsigned short sf_syscall_row[SF_NR_COUNT];
 
 /* NULL when nr is not a syscall of the table (negative, a gap, >= 512). */
 const struct sf_syscall *sf_syscall_by_nr(long nr);

@@ -50,7 +50,7 @@ function fail(msg) {
 		args = args sprintf("{ \"%s\", %s }, ", p[2], types[p[1]])
 	}
 	printf "\t{ \"%s\", \"%s\", %d, %d, { %s} },\n", $2, $3, nr, NF - 3, args
-	name[n] = $2; entry[n] = $3
+	name[n] = $2; entry[n] = $3; row[nr] = n
 	last = nr; n++
 }
 # idx[0..k) sorted by key[idx[i]]: insertion sort, a few hundred rows.
@@ -84,4 +84,7 @@ END {
 	print ""
 	print_index("sf_syscall_by_entry", by_entry, k)
 	printf "const unsigned sf_syscall_entry_count = %d;\n", k
+	for (i = 0; i < 512; i++) by_nr[i] = (i in row) ? row[i] : 65535
+	print ""
+	print_index("sf_syscall_row", by_nr, 512)
 }
