@@ -28,6 +28,8 @@ const struct sf_policy *sf_kpol;
  * read here is no worse than the race the program has with itself. */
 static struct sf_ksigaction shadow_sigsys;
 
+int sf_armed;
+
 int sf_arm(void)
 {
 	long r = sf_sys(SYS_prctl, PR_SET_SYSCALL_USER_DISPATCH,
@@ -36,6 +38,8 @@ int sf_arm(void)
 	/* A NULL selector means "always block" outside the region: no byte
 	 * for the kernel to read on every call, nothing for the program to
 	 * flip. */
+	if (r == 0)
+		__atomic_store_n(&sf_armed, 1, __ATOMIC_RELEASE);
 	return (int)r;
 }
 

@@ -189,6 +189,9 @@ static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucont
 
 /* dispatch.c */
 int sf_arm(void);                 /* this thread; 0 or -errno */
+/* Dispatch was armed in this process (and so is in each of its threads):
+ * a wrapper of a call the catch-all handles specially does the same. */
+extern int sf_armed;
 void sf_disarm(void);
 long sf_handle(struct sf_call *c); /* decide + special handling + issue */
 /* SF_ALLOW or why not (p: the policy in force, sf_enforcing()). */
