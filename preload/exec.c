@@ -142,15 +142,23 @@ static enum target elf_kind(long fd, const unsigned char *head, long n)
 	    eh->e_phentsize != sizeof ph)
 		return T_KERNEL;
 	for (i = 0; i < eh->e_phnum && i < 256; i++) {
-		long off = (long)eh->e_phoff + (long)i * eh->e_phentsize;
-		if (sf_sys(SYS_pread64, fd, (long)&ph, sizeof ph, off, 0, 0) != sizeof ph)
+		uint64_t off = eh->e_phoff + (uint64_t)i * eh->e_phentsize;
+		/* The program headers usually follow the ELF header, in what
+		 * the first read already has. */
+		if (eh->e_phentsize == sizeof ph && off <= (uint64_t)n && sizeof ph <= n - off)
+			sf_memcpy(&ph, head + off, sizeof ph);
+		else if (sf_sys(SYS_pread64, fd, (long)&ph, sizeof ph, (long)off, 0, 0) != sizeof ph)
 			return T_KERNEL;
 		if (ph.p_type != PT_INTERP)
 			continue;
-		if (ph.p_filesz < 2 || ph.p_filesz > sizeof interp ||
-		    sf_sys(SYS_pread64, fd, (long)interp, (long)ph.p_filesz, (long)ph.p_offset, 0,
-			   0) != (long)ph.p_filesz ||
-		    interp[ph.p_filesz - 1] != '\0')
+		if (ph.p_filesz < 2 || ph.p_filesz > sizeof interp)
+			return T_KERNEL;
+		if (ph.p_offset <= (uint64_t)n && ph.p_filesz <= n - ph.p_offset)
+			sf_memcpy(interp, head + ph.p_offset, ph.p_filesz); /* usually */
+		else if (sf_sys(SYS_pread64, fd, (long)interp, (long)ph.p_filesz, (long)ph.p_offset,
+				0, 0) != (long)ph.p_filesz)
+			return T_KERNEL;
+		if (interp[ph.p_filesz - 1] != '\0')
 			return T_KERNEL;
 		return known_loader(interp) ? T_PRELOAD : T_KERNEL;
 	}
@@ -336,7 +344,7 @@ static int hold(struct plan *pl, long gfd, const struct stat *st)
 static long classify(struct plan *pl, long fd, int ours, const char *filename, int inaccessible,
 		     int depth)
 {
-	unsigned char head[HEAD];
+	unsigned char head[1024]; /* the ELF header and its program headers */
 	struct stat st;
 	long n, x, rfd = fd;
 	int held;
@@ -364,7 +372,8 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 	if (x != -ENODATA && x != -EOPNOTSUPP)
 		goto done;
 	if (n >= 2 && head[0] == '#' && head[1] == '!') {
-		script(pl, head, n, filename, inaccessible, depth);
+		/* The kernel reads HEAD bytes of a script. */
+		script(pl, head, n < HEAD ? n : HEAD, filename, inaccessible, depth);
 		goto done;
 	}
 	if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
