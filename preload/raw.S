@@ -2,7 +2,13 @@
  * Dispatch allowed region: a `syscall` instruction there always runs,
  * anywhere else it traps once dispatch is armed. */
 
+#define PR_SET_SYSCALL_USER_DISPATCH 59
+#define PR_SYS_DISPATCH_ON 1
+#define NR_prctl 157
 #define NR_rt_sigreturn 15
+#define NR_kill 62
+#define NR_getpid 39
+#define SIGKILL 9
 
 /* C's (nr, a0, ..., a4) in rdi, rsi, rdx, rcx, r8, r9 to the syscall's
  * rax, rdi, rsi, rdx, r10, r8; a5, the 7th argument, from the stack. */
@@ -124,6 +130,103 @@ sf_clone_thread:
 	hlt
 	.cfi_endproc
 	.size sf_clone_thread, .-sf_clone_thread
+
+/* pid_t vfork(void), libc's exported function, which dash calls for each
+ * simple command.  Through the catch-all it became a fork (the SIGSYS
+ * handler's frame is on the stack a vfork child would run on and
+ * clobber); here it stays a vfork, done as glibc's own: the return
+ * address lives in a register across the syscall, not on the stack the
+ * child shares.  sf_vfork_prepare (wrap.c) decides the call and, where
+ * dispatch is armed, blocks every signal and returns the mask to restore
+ * (rax) and 1 (rdx); the child arms itself before any of the program's
+ * code runs, then both restore the mask, kept in the red zone for the
+ * rt_sigprocmask of each (the child has finished with it before the
+ * parent resumes).  If the child cannot arm, it dies. */
+#define NR_vfork 58
+#define NR_rt_sigprocmask 14
+#define SIG_SETMASK 2
+	.globl vfork
+	.type vfork,@function
+vfork:
+	.cfi_startproc
+	mov (%rsp), %rdi
+	sub $8, %rsp
+	.cfi_adjust_cfa_offset 8
+	call sf_vfork_prepare
+	add $8, %rsp
+	.cfi_adjust_cfa_offset -8
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	.cfi_register rip, r9
+	mov %rax, %r8
+	test %edx, %edx
+	jz 4f
+	mov $NR_vfork, %eax
+	syscall
+	test %rax, %rax
+	jnz 2f
+	/* the child */
+	mov %r8, -16(%rsp)
+	mov $NR_prctl, %eax
+	mov $PR_SET_SYSCALL_USER_DISPATCH, %edi
+	mov $PR_SYS_DISPATCH_ON, %esi
+	lea __start_sf_region(%rip), %rdx
+	lea __stop_sf_region(%rip), %r10
+	sub %rdx, %r10
+	xor %r8d, %r8d
+	syscall
+	test %rax, %rax
+	jnz 6f
+	mov $NR_rt_sigprocmask, %eax
+	mov $SIG_SETMASK, %edi
+	lea -16(%rsp), %rsi
+	xor %edx, %edx
+	mov $8, %r10d
+	syscall
+	xor %eax, %eax
+	push %r9
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rip, 0
+	ret
+	.cfi_adjust_cfa_offset -8
+	.cfi_register rip, r9
+2:	/* the parent: rax is the child's pid or -errno */
+	mov %r8, -16(%rsp)
+	mov %rax, %r8
+	mov $NR_rt_sigprocmask, %eax
+	mov $SIG_SETMASK, %edi
+	lea -16(%rsp), %rsi
+	xor %edx, %edx
+	mov $8, %r10d
+	syscall
+	mov %r8, %rax
+	jmp 5f
+4:	/* dispatch is not armed: glibc's vfork */
+	mov $NR_vfork, %eax
+	syscall
+5:	push %r9
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rip, 0
+	cmp $-4095, %rax
+	jae 3f
+	ret
+3:	mov %rax, %rdi
+	sub $8, %rsp
+	.cfi_adjust_cfa_offset 8
+	call sf_vfork_errno
+	add $8, %rsp
+	.cfi_adjust_cfa_offset -8
+	ret
+6:	/* the child could not arm */
+	mov $NR_getpid, %eax
+	syscall
+	mov %rax, %rdi
+	mov $SIGKILL, %esi
+	mov $NR_kill, %eax
+	syscall
+	hlt
+	.cfi_endproc
+	.size vfork, .-vfork
 
 /* The restorer of the program's handlers: rt_sigreturn is checked against
  * the policy like any other call (the kernel filter of trusted mode checks

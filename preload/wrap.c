@@ -227,6 +227,34 @@ SF_WRAPPER int execve(const char *path, char *const argv[], char *const envp[])
 	return (int)sf_ret(sf_handle(&c));
 }
 
+/* For vfork (raw.S): decides the call; where dispatch is armed, blocks
+ * every signal (no handler of the program may run in the child before it
+ * is armed) and returns the mask to restore, with armed = 1. */
+struct sf_vfork_plan {
+	uint64_t mask, armed;
+};
+
+struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip) __attribute__((used));
+struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip)
+{
+	struct sf_vfork_plan plan = { 0, 0 };
+	uint64_t all = ~0ull;
+
+	sf_wrap_check(SYS_vfork, 0, 0, 0, 0, 0, 0, ip);
+	if (!__atomic_load_n(&sf_armed, __ATOMIC_ACQUIRE))
+		return plan;
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&plan.mask, 8, 0, 0);
+	plan.mask &= ~SF_SIGSYS_BIT;
+	plan.armed = 1;
+	return plan;
+}
+
+long sf_vfork_errno(long r) __attribute__((used));
+long sf_vfork_errno(long r)
+{
+	return sf_ret(r);
+}
+
 /* glibc's isatty is tcgetattr, i.e. one TCGETS ioctl; errno as it sets. */
 SF_WRAPPER int isatty(int fd)
 {

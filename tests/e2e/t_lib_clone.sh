@@ -21,3 +21,45 @@ cmp -s s.ref s.got || { diff s.ref s.got >&2; fail "clone with a new stack diffe
 expect_grep '^clone3\(stack, CLEAR_SIGHAND\) child 0$' s.got
 expect_grep '^clone3\(stack, size 0\) EINVAL$' s.got
 echo "ok fork-like clones on a new stack"
+
+# libc's vfork() is wrapped: the child shares memory as it should (the
+# catch-all has to drop CLONE_VM, its handler's frame being on the stack
+# the child would use) and is armed before it runs the program's code.
+cat >vf.c <<'C'
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	volatile int shared = 0;
+	int st;
+	pid_t p = argc > 1 && argv[1][0] == 'r' ? (pid_t)syscall(SYS_vfork) : vfork();
+
+	if (p == 0) {
+		shared = 42;
+		if (argc > 1 && argv[1][0] == 'g')
+			syscall(SYS_getppid);
+		_exit(7);
+	}
+	waitpid(p, &st, 0);
+	printf("shared %d, child %s %d\n", shared, WIFEXITED(st) ? "exit" : "signal",
+	       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	return 0;
+}
+C
+cc -O1 -o vf vf.c || fail "cc"
+filtered '*: 1' ./vf >vf.out 2>&1 || fail "vfork: status $?"
+expect_grep '^shared 42, child exit 7$' vf.out
+filtered '*: 1; getppid: 0' ./vf g >vfg.out 2>vfg.err || fail "vfork getppid: status $?"
+expect_grep '^shared 42, child signal 9$' vfg.out
+expect_report vfg.err getppid 'not in the allowed set'
+filtered '*: 1; vfork: 0' ./vf >vfd.out 2>vfd.err
+expect_sigkill $?
+expect_report vfd.err vfork 'not in the allowed set'
+expect_grep '#0 0x[0-9a-f]+ main\+' vfd.err
+# the raw syscall goes through the catch-all: still a vfork for the
+# parent, on a copy of memory
+filtered '*: 1' ./vf r >vfr.out 2>&1 || fail "raw vfork: status $?"
+expect_grep '^shared 0, child exit 7$' vfr.out
+echo "ok vfork"
