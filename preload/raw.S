@@ -138,7 +138,8 @@ sf_clone_thread:
  * address lives in a register across the syscall, not on the stack the
  * child shares.  sf_vfork_prepare (wrap.c) decides the call and, where
  * dispatch is armed, blocks every signal and returns the mask to restore
- * (rax) and 1 (rdx); the child arms itself before any of the program's
+ * (rax) and 1 (rdx); 2 with the result in rax when the policy's action is
+ * not to issue it (an errno); the child arms itself before any of the program's
  * code runs, then both restore the mask, kept in the red zone for the
  * rt_sigprocmask of each (the child has finished with it before the
  * parent resumes).  If the child cannot arm, it dies. */
@@ -159,8 +160,9 @@ vfork:
 	.cfi_adjust_cfa_offset -8
 	.cfi_register rip, r9
 	mov %rax, %r8
-	test %edx, %edx
-	jz 4f
+	cmp $1, %edx
+	jb 4f
+	ja 5f /* not issued: rax is the result */
 	mov $NR_vfork, %eax
 	syscall
 	test %rax, %rax

@@ -227,11 +227,13 @@ SF_WRAPPER int execve(const char *path, char *const argv[], char *const envp[])
 	return (int)sf_ret(sf_handle(&c));
 }
 
-/* For vfork (raw.S): decides the call; where dispatch is armed, blocks
+/* For vfork (raw.S): decides the call.  Where dispatch is armed, blocks
  * every signal (no handler of the program may run in the child before it
- * is armed) and returns the mask to restore, with armed = 1. */
+ * is armed) and returns the mask to restore, with how = 1; how = 2 when
+ * the policy's action means the call is not issued, word then being its
+ * result (-errno); how = 0: a plain vfork. */
 struct sf_vfork_plan {
-	uint64_t mask, armed;
+	uint64_t word, how;
 };
 
 struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip) __attribute__((used));
@@ -239,13 +241,18 @@ struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip)
 {
 	struct sf_vfork_plan plan = { 0, 0 };
 	uint64_t all = ~0ull;
+	long r;
 
-	sf_wrap_check(SYS_vfork, 0, 0, 0, 0, 0, 0, ip);
+	if (sf_wrap_check(SYS_vfork, 0, 0, 0, 0, 0, 0, ip, &r)) {
+		plan.word = (uint64_t)r;
+		plan.how = 2;
+		return plan;
+	}
 	if (!__atomic_load_n(&sf_armed, __ATOMIC_ACQUIRE))
 		return plan;
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&plan.mask, 8, 0, 0);
-	plan.mask &= ~SF_SIGSYS_BIT;
-	plan.armed = 1;
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&plan.word, 8, 0, 0);
+	plan.word &= ~SF_SIGSYS_BIT;
+	plan.how = 1;
 	return plan;
 }
 
