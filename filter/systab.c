@@ -111,7 +111,7 @@ const struct sf_const *sf_const_lookup(const char *name, size_t len)
 	return NULL;
 }
 
-extern const char *const sf_errno_names[];
+extern const unsigned short sf_errno_canon[];
 extern const unsigned sf_errno_top;
 
 const struct sf_errno *sf_errno_lookup(const char *name, size_t len)
@@ -126,7 +126,8 @@ const struct sf_errno *sf_errno_lookup(const char *name, size_t len)
 
 const char *sf_errno_name(unsigned e)
 {
-	return e <= sf_errno_top ? sf_errno_names[e] : NULL;
+	return e <= sf_errno_top && sf_errno_canon[e] != 0xffff ? sf_errnos[sf_errno_canon[e]].name
+							       : NULL;
 }
 
 const struct sf_group *sf_group_lookup(const char *name, size_t len)

@@ -30,10 +30,11 @@ enum sf_type {
 	SF_T_PTR, /* any pointer: compared as an unsigned 64-bit number */
 };
 
-/* Names are stored in the rows, not pointed to: a table of pointers
- * would be relocated (written) by the loader in every process that loads
- * the preload library, inert ones included; these tables are read-only
- * data shared with the page cache.  The generators refuse longer names. */
+/* Names are stored in the rows, not pointed to, in every table here: a
+ * table of pointers would be relocated (written) by the loader in every
+ * process that loads the preload library, inert ones included; these
+ * tables are read-only data shared with the page cache.  The generators
+ * refuse longer names. */
 #define SF_NAME_MAX 24    /* a syscall's name, NUL included */
 #define SF_ENTRY_MAX 32   /* its entry point's */
 #define SF_ARGNAME_MAX 24 /* an argument's */
@@ -92,8 +93,10 @@ const struct sf_const *sf_const_lookup(const char *name, size_t len);
  * be returned; these have names. */
 #define SF_ERRNO_MAX 4095 /* the kernel's MAX_ERRNO */
 
+#define SF_ERRNONAME_MAX 16
+
 struct sf_errno {
-	const char *name; /* "EPERM" */
+	char name[SF_ERRNONAME_MAX]; /* "EPERM" */
 	unsigned short value;
 };
 
@@ -108,10 +111,13 @@ const char *sf_errno_name(unsigned e);
 
 /* systemd's system call groups (@file-system, ...), the groups they
  * include expanded, the names the x86-64 table lacks left out. */
+#define SF_GROUPNAME_MAX 24
+#define SF_GROUPABOUT_MAX 96
+
 struct sf_group {
-	const char *name;      /* "@file-system" */
-	const char *about;     /* systemd's description */
-	const uint16_t *nrs;   /* its syscalls, in number order */
+	char name[SF_GROUPNAME_MAX];   /* "@file-system" */
+	char about[SF_GROUPABOUT_MAX]; /* systemd's description */
+	uint16_t nrs[SF_NR_COUNT];     /* its syscalls, in number order */
 	unsigned count;
 };
 

@@ -18,13 +18,14 @@ function fail(msg) {
 /^[ \t]*(#|$)/ { next }
 {
 	if (NF != 2 || $1 !~ /^E[A-Z0-9]+$/) fail("bad row '" $0 "' (expected NAME number)")
+	if (length($1) >= 16) fail("name " $1 " is longer than SF_ERRNONAME_MAX - 1")
 	if ($2 !~ /^[0-9]+$/ || $2 + 0 < 1 || $2 + 0 > 4095) fail("bad number for " $1 ": '" $2 "' (1..4095)")
 	if ($1 in seen) fail("duplicate name " $1)
 	seen[$1] = 1
 	v = $2 + 0
 	if (aliases && !(v in canon)) fail("alias " $1 " of " v ", which has no row above")
 	if (!aliases && (v in canon)) fail(v " has a row already (" canon[v] "): list " $1 " under '# aliases'")
-	if (!(v in canon)) canon[v] = $1
+	if (!(v in canon)) { canon[v] = $1; row[v] = n }
 	if (v > top) top = v
 	printf "\t{ \"%s\", %d },\n", $1, v
 	n++
@@ -33,10 +34,11 @@ END {
 	if (failed) exit 1
 	print "};"
 	printf "const unsigned sf_errno_count = %d;\n\n", n
-	printf "const char *const sf_errno_names[%d] = {\n", top + 1
-	for (v = 1; v <= top; v++)
-		if (v in canon)
-			printf "\t[%d] = \"%s\",\n", v, canon[v]
-	print "};"
+	# each number's canonical row in sf_errnos, 65535 for none: indexes,
+	# not pointers (systab.h)
+	printf "const unsigned short sf_errno_canon[%d] = {", top + 1
+	for (v = 0; v <= top; v++)
+		printf "%s%d,", (v % 16 ? " " : "\n\t"), (v in canon) ? row[v] : 65535
+	print "\n};"
 	printf "const unsigned sf_errno_top = %d;\n", top
 }

@@ -64,21 +64,23 @@ END {
 		if (cycle != "") { FNR = 0; fail("groups include each other: " g " ... " cycle) }
 		if (missing != "") { FNR = 0; fail(g " includes " missing ", which is not a group") }
 		n = 0
-		printf "static const uint16_t members_%d[] = {", k
+		list[k] = ""
 		for (i = 0; i < 512; i++)
 			if (i in out) {
-				printf "%s%d", (n == 0 ? "\n\t" : n % 16 ? ", " : ",\n\t"), i
+				list[k] = list[k] sprintf("%s%d", (n == 0 ? "\n\t\t" : n % 16 ? ", " : ",\n\t\t"), i)
 				n++
 			}
-		print "\n};"
 		count[k] = n
 	}
 	print ""
+	# the members in the rows, not pointed to (systab.h)
 	print "const struct sf_group sf_groups[] = {"
 	for (k = 1; k <= ngroups; k++) {
 		a = about[order[k]]
+		if (length(order[k]) >= 24) { FNR = 0; fail("group name " order[k] " is longer than SF_GROUPNAME_MAX - 1") }
+		if (length(a) >= 96) { FNR = 0; fail("the description of " order[k] " is longer than SF_GROUPABOUT_MAX - 1") }
 		gsub(/\\/, "\\\\", a); gsub(/"/, "\\\"", a)
-		printf "\t{ \"%s\", \"%s\", members_%d, %d },\n", order[k], a, k, count[k]
+		printf "\t{ \"%s\", \"%s\", {%s }, %d },\n", order[k], a, list[k], count[k]
 	}
 	print "};"
 	printf "const unsigned sf_group_count = %d;\n", ngroups
