@@ -8,8 +8,11 @@
  * Errno returns are counted, per syscall, in a mapping `secfilter show`
  * reads beside the policy's (a memfd named "secfilter-counts": a 32-byte
  * header, then one 64-bit counter per syscall number and one for the
- * numbers outside the table).  It is made once, when the first policy is
- * published, so that no call of ours comes after a kernel filter. */
+ * numbers outside the table).  Under a kernel filter (trusted mode) it is
+ * made when the first policy is published, so that no call of ours comes
+ * after the filter; in interposition mode, where the library's own calls
+ * are not filtered, at the first errno return: most processes never
+ * return one, and four calls at every start are a cost. */
 #include <errno.h>
 #include <linux/audit.h>
 #include <sys/mman.h>
@@ -50,13 +53,20 @@ void sf_counts_init(void)
 	sf_memcpy(c->magic, "secfilter-count", 16);
 	c->version = 1;
 	c->n = SF_NR_COUNT + 1;
-	__atomic_store_n(&counts, c, __ATOMIC_RELEASE);
+	/* Two threads' first errnos may race: one mapping stays. */
+	if (!__atomic_compare_exchange_n(&counts, &(struct counts *){ NULL }, c, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		sf_unpages(c, size);
 }
 
 static void count_errno(long nr)
 {
 	struct counts *c = __atomic_load_n(&counts, __ATOMIC_ACQUIRE);
 
+	if (!c && sf_cfg.mode != SF_MODE_TRUSTED) {
+		sf_counts_init();
+		c = __atomic_load_n(&counts, __ATOMIC_ACQUIRE);
+	}
 	if (c)
 		__atomic_fetch_add(&c->errno_returns[(unsigned long)nr < SF_NR_COUNT ? nr
 						     : SF_NR_COUNT], 1, __ATOMIC_RELAXED);

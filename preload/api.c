@@ -124,7 +124,10 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 	size_t len = sf_policy_print_short(p, NULL, 0);
 	char *text = sf_mem_alloc(len + 1);
 
-	sf_counts_init(); /* once: the errno returns show counts beside the policy */
+	/* once, under a kernel filter: the errno returns show counts beside
+	 * the policy (action.c) */
+	if (sf_cfg.mode == SF_MODE_TRUSTED)
+		sf_counts_init();
 	pub->env = NULL;
 	pub->m = NULL;
 	pub->size = 0;
