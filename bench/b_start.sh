@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Process start-up under secfilter: workloads that start many processes.
+#  1. /bin/true: microseconds per start (posix_spawn + wait, bench/spawn.c)
+#     with an empty preloaded library, the library inert, enforcing '*: 1'
+#     and in trusted mode, wall time and the child's CPU time (wait4); the
+#     figure is the median of ROUNDS rounds, each the median of 40 starts,
+#     configurations interleaved.  Beside it, what does not depend on the
+#     machine's load: user instructions, syscall instructions and minor
+#     faults of one start (bench/icount.c, which single-steps the process).
+#  2. Scripts and make: each workload unfiltered, under the library
+#     (interposition), with SECFILTER_MODE=trusted and under `secfilter run
+#     --trusted` (the kernel filter alone), policy '*: 1'.  The four run in
+#     turn, ROUNDS times; each round gives a ratio to its own unfiltered
+#     run, of the wall time and of the CPU time of the whole process tree
+#     (bench/timed.c), and the table has the median ratios.  On a machine
+#     shared with other work the CPU time moves less: waiting for a CPU is
+#     not in it.
+set -u
+B=${B:-$TOP/build}
+LIB=$B/libsecfilter.so
+SF=$B/secfilter
+ROUNDS=${ROUNDS:-7}
+POLICY='*: 1'
+work=$(mktemp -d "${TMPDIR:-/tmp}/secfilter-start.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+[ -f "$LIB" ] && [ -x "$SF" ] || { echo "b_start: build $LIB and $SF first" >&2; exit 1; }
+cc -O2 -I"$TOP/bench" -o "$work/spawn" "$TOP/bench/spawn.c" || exit 1
+cc -O2 -o "$work/icount" "$TOP/bench/icount.c" || exit 1
+cc -O2 -I"$TOP/bench" -o "$work/timed" "$TOP/bench/timed.c" || exit 1
+echo 'void sf_bench_empty(void) {}' >"$work/empty.c"
+cc -shared -fPIC -o "$work/libempty.so" "$work/empty.c" || exit 1
+
+echo "$(date -u +%Y-%m-%d) on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- 1. /bin/true ----
+E="LD_PRELOAD=$work/libempty.so"
+I="LD_PRELOAD=$LIB"
+F="LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY"
+T="LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
+"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$T" -- /bin/true >"$work/true.txt" || exit 1
+icount() { # one start's counts: instructions, syscalls, minor faults
+	"$work/icount" -q "$@" /bin/true | awk '{ print $2, $4, $6 }'
+}
+echo
+printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "start of /bin/true (median)" "wall us" "+" "cpu us" "+" \
+	"instructions" "syscalls" "faults"
+awk -F'\t' 'NR == 1 { w = $2; c = $3 } { print $2, $2 - w, $3, $3 - c }' "$work/true.txt" >"$work/us.txt"
+n=0
+for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (interposition)" \
+	 "library, '$POLICY', trusted mode"; do
+	n=$((n + 1))
+	case $n in
+	1) counts=$(icount "LD_PRELOAD=$work/libempty.so") ;;
+	2) counts=$(icount "LD_PRELOAD=$LIB") ;;
+	3) counts=$(icount "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY") ;;
+	4) counts=$(icount "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
+	esac
+	read -r us plus cpu cplus < <(sed -n "${n}p" "$work/us.txt")
+	read -r ins sys flt <<<"$counts"
+	printf '%-36s %7.0f %+6.0f %7.0f %+6.0f %12s %8s %6s\n' "$c" "$us" "$plus" "$cpu" "$cplus" \
+		"$ins" "$sys" "$flt"
+done
+
+# ---- 2. workloads ----
+cat >"$work/loop.sh" <<'EOF'
+i=0
+while [ $i -lt 150 ]; do
+	x=$(echo a b c | sed 's/b/x/' | tr a-z A-Z)
+	i=$(expr $i + 1)
+done
+EOF
+{
+	printf 'all:'
+	for i in $(seq 120); do printf ' t%d' "$i"; done
+	printf '\n'
+	for i in $(seq 120); do printf 't%d:\n\t@echo $@ >/dev/null\n' "$i"; done
+	printf '.PHONY: all'
+	for i in $(seq 120); do printf ' t%d' "$i"; done
+	printf '\n'
+} >"$work/Makefile"
+cat >"$work/configure.sh" <<'EOF'
+# what a configure script does most: tests, sed, grep, the preprocessor
+i=0
+while [ $i -lt 100 ]; do
+	i=$((i + 1))
+	if test -d /usr && test -r /etc/passwd; then :; fi
+	v=$(echo "ac_cv_func_$i=yes" | sed 's/=yes$/=no/')
+	grep -q '^root:' /etc/passwd
+	if [ $((i % 5)) = 0 ]; then
+		printf '#include <limits.h>\nint x = INT_MAX;\n' | cc -E - >/dev/null
+	fi
+done
+EOF
+# w_NAME PREFIX...: the workload, started by PREFIX (env or secfilter run)
+w_loop() { "$@" sh "$work/loop.sh"; }
+w_make() { "$@" make -s -j1 -f "$work/Makefile" -C "$work" all; }
+w_conf() { "$@" sh "$work/configure.sh"; }
+
+# run MODE WORKLOAD: "WALL CPU" microseconds of one run, or fail(...)
+run() {
+	local wall cpu st
+	case $1 in
+	plain) "w_$2" "$work/timed" "$work/t" env ;;
+	interpose) "w_$2" "$work/timed" "$work/t" env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" ;;
+	trusted) "w_$2" "$work/timed" "$work/t" env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" \
+		SECFILTER_MODE=trusted ;;
+	run) "w_$2" "$work/timed" "$work/t" "$SF" run --trusted -e "$POLICY" -- ;;
+	esac >/dev/null 2>"$work/err"
+	read -r wall cpu st <"$work/t"
+	if [ "$st" -ne 0 ]; then
+		echo "fail($st: $(head -c 60 "$work/err" | tr '\n' ' '))"
+		return
+	fi
+	echo "$wall $cpu"
+}
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "-" }'; }
+
+echo
+echo "workloads: ratio to the unfiltered run of the same round, median of $ROUNDS rounds;"
+echo "wall time, and in parentheses CPU time (user + system of every process)"
+printf '%-44s %9s %15s %15s %15s\n' "" "plain ms" interpose trusted "run --trusted"
+for w in loop make conf; do
+	for m in plain interpose trusted run; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
+	: >"$work/$w.fail"
+	run plain "$w" >/dev/null # warm the page cache
+	for r in $(seq "$ROUNDS"); do
+		read -r p pc < <(run plain "$w")
+		for m in interpose trusted run; do
+			t=$(run "$m" "$w")
+			case $t in
+			fail*) echo "$m: $t" >>"$work/$w.fail" ;;
+			*)
+				set -- $t
+				awk -v t="$1" -v p="$p" 'BEGIN { printf "%.4f\n", t / p }' >>"$work/$w.$m"
+				awk -v t="$2" -v p="$pc" 'BEGIN { printf "%.4f\n", t / p }' >>"$work/$w.$m.cpu"
+				;;
+			esac
+		done
+		echo "$p" >>"$work/$w.plain"
+	done
+	case $w in
+	loop) label='sh: 150 x $(echo|sed|tr), expr (~750 procs)' ;;
+	make) label='make -j1, 120 recipes (sh each)' ;;
+	conf) label='configure-like: 320 test/sed/grep/cc -E' ;;
+	esac
+	cell() { # the median ratios, or what failed
+		if [ -s "$work/$w.$1" ]; then
+			printf '%.2fx (%.2fx)' "$(median <"$work/$w.$1")" "$(median <"$work/$w.$1.cpu")"
+		else
+			echo fails
+		fi
+	}
+	printf '%-44s %9.1f %15s %15s %15s\n' "$label" "$(median <"$work/$w.plain" | awk '{ print $1 / 1000 }')" \
+		"$(cell interpose)" "$(cell trusted)" "$(cell run)"
+	if [ -s "$work/$w.fail" ]; then
+		sort "$work/$w.fail" | uniq -c | sed 's/^/      /' | head -3
+	fi
+done
