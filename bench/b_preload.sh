@@ -57,25 +57,7 @@ for c in getppid write; do
 		"$(median <"$work/w")" "$(median <"$work/t")" "$(median <"$work/r")"
 done
 
-# ---- startup: the inert library against an empty preload ----
-echo 'void sf_bench_empty(void) {}' >"$work/empty.c"
-cc -shared -fPIC -o "$work/libempty.so" "$work/empty.c" || exit 1
-batch() {  # microseconds per run of `true` over 200 runs preloading $1
-	local t0 t1 i
-	t0=$(date +%s%N)
-	for i in $(seq 200); do LD_PRELOAD=$1 /bin/true; done
-	t1=$(date +%s%N)
-	echo $(( (t1 - t0) / 200000 ))
-}
-: >"$work/se" >"$work/si" >"$work/sa"
-for i in $(seq "$REPS"); do
-	batch "$work/libempty.so" >>"$work/se"
-	batch "$LIB" >>"$work/si"
-	( export SECFILTER_POLICY='*: 1'; batch "$LIB" ) >>"$work/sa"
-done
-echo
-printf '%-34s %10s %10s %10s\n' "startup of true (us, median)" "empty lib" inert enforcing
-printf '%-34s %10s %10s %10s\n' "LD_PRELOAD=..." "$(median <"$work/se")" "$(median <"$work/si")" "$(median <"$work/sa")"
+# (The start of a process: b_start.sh.)
 
 # ---- workloads ----
 seq 1 2000 | awk '{print "insert into t values(" $1 ");"}' >"$work/ins.sql"
