@@ -329,6 +329,19 @@ int sf_objs_init(int argc, char **argv)
 	return 0;
 }
 
+const struct r_debug *sf_objs_rdebug(void)
+{
+	return rdebug;
+}
+
+int sf_objs_main(uintptr_t *phdr, unsigned *phnum, const char **name)
+{
+	*name = argv0;
+	*phdr = at_phdr;
+	*phnum = (unsigned)at_phnum;
+	return at_phdr && at_phnum && at_phnum < 256 ? 0 : -1;
+}
+
 void *sf_libc_sym(const char *name)
 {
 	return libc_found ? sf_obj_sym(&libc, name) : NULL;

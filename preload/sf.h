@@ -281,6 +281,13 @@ int sf_objs_init(int argc, char **argv);  /* the constructor's arguments; 0 or -
 int sf_obj_at(uintptr_t addr, struct sf_obj *o); /* 0, or -1: in no object */
 int sf_obj_soname(const char *soname, struct sf_obj *o);
 void *sf_obj_sym(const struct sf_obj *o, const char *name);
+/* For the reporter's unwinder, which reads the list with checked reads:
+ * the loader's _r_debug (NULL if not found), and the main program's
+ * program headers from the auxiliary vector and its argv[0] (0, or -1
+ * when the auxiliary vector did not give them). */
+struct r_debug;
+const struct r_debug *sf_objs_rdebug(void);
+int sf_objs_main(uintptr_t *phdr, unsigned *phnum, const char **name);
 const char *sf_loader_path(void); /* the loader that loaded this process */
 /* A function of libc itself, never another object's. */
 void *sf_libc_sym(const char *name);

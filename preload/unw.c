@@ -9,7 +9,8 @@
  * instruction pointers of the frames of one thread, from a signal's saved
  * registers or from the reporter's own frame.
  *
- * The objects are those of the loader's list (_r_debug), plus this
+ * The objects are those of the loader's list (its _r_debug, which objs.c
+ * finds in the loader's own symbol table), plus this
  * library (which the list does not hold when it is loaded in a namespace
  * of its own); each object's PT_GNU_EH_FRAME segment is the
  * .eh_frame_hdr, whose sorted table finds the FDE of a pc.  The FDE's and
@@ -46,45 +47,6 @@
 #define MAX_SYMS (1u << 20) /* dynamic symbols looked at */
 
 #define PAGE 4096ul
-
-/* ---- what the constructor saw of the process (for the main program) ---- */
-
-static char **saved_argv;
-static uintptr_t main_phdr;
-static unsigned main_phnum;
-
-/* glibc passes argc, argv and envp to ELF constructors.  On the initial
- * stack envp follows argv's NULL, and the auxiliary vector follows envp's:
- * AT_PHDR locates the main program's program headers, which the loader's
- * list does not give (a non-PIE program has no bias to find them by).
- * Anything else (a dlopen with an environment the program rebuilt): no
- * auxiliary vector, and the fallback in phdrs_of. */
-__attribute__((constructor(102))) static void sf_unw_note(int argc, char **argv, char **envp)
-{
-	char **e;
-	const Elf64_auxv_t *av;
-	unsigned i;
-	uintptr_t phdr = 0, phnum = 0, pagesz = 0;
-
-	saved_argv = argv;
-	if (argc < 0 || !argv || !envp || envp != argv + argc + 1)
-		return;
-	for (e = envp; *e; e++)
-		;
-	av = (const Elf64_auxv_t *)(e + 1);
-	for (i = 0; i < 64 && av[i].a_type != AT_NULL; i++) {
-		if (av[i].a_type == AT_PHDR)
-			phdr = av[i].a_un.a_val;
-		else if (av[i].a_type == AT_PHNUM)
-			phnum = av[i].a_un.a_val;
-		else if (av[i].a_type == AT_PAGESZ)
-			pagesz = av[i].a_un.a_val;
-	}
-	if (i < 64 && pagesz == PAGE && phdr && phnum && phnum < 256) {
-		main_phdr = phdr;
-		main_phnum = (unsigned)phnum;
-	}
-}
 
 /* ---- checked reads ---- */
 
@@ -278,7 +240,6 @@ struct obj {
 };
 
 extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));
-extern struct r_debug _r_debug;
 
 /* The program headers of the object at ehdr; 0 or -1. */
 static int phdrs_at(struct sf_unw *u, uintptr_t ehdr, struct obj *o)
@@ -323,17 +284,19 @@ static int contains(struct sf_unw *u, struct obj *o, uintptr_t pc)
  * its ELF header at the bias (a PIE) or at the default base. */
 static int main_phdrs(struct sf_unw *u, uintptr_t bias, struct obj *o)
 {
-	unsigned i;
+	uintptr_t phdr;
+	unsigned phnum, i;
+	const char *name;
 
-	if (main_phdr) {
-		o->phdr = main_phdr;
-		o->phnum = main_phnum;
+	if (sf_objs_main(&phdr, &phnum, &name) == 0) {
+		o->phdr = phdr;
+		o->phnum = phnum;
 		/* The bias the loader computed, checked against PT_PHDR. */
 		for (i = 0; i < o->phnum; i++) {
 			Elf64_Phdr ph;
 			if (rd(u, o->phdr + i * sizeof ph, &ph, sizeof ph) < 0)
 				return -1;
-			if (ph.p_type == PT_PHDR && main_phdr - ph.p_vaddr != bias)
+			if (ph.p_type == PT_PHDR && phdr - ph.p_vaddr != bias)
 				return -1;
 		}
 		return 0;
@@ -344,6 +307,7 @@ static int main_phdrs(struct sf_unw *u, uintptr_t bias, struct obj *o)
 /* The object holding pc: this library first, then the loader's list. */
 static int find_obj(struct sf_unw *u, uintptr_t pc, struct obj *o)
 {
+	const struct r_debug *rdebug;
 	struct link_map lm;
 	uintptr_t p;
 	unsigned n;
@@ -354,7 +318,8 @@ static int find_obj(struct sf_unw *u, uintptr_t pc, struct obj *o)
 		if (contains(u, o, pc))
 			return 0;
 	}
-	if (rd64(u, (uintptr_t)&_r_debug.r_map, &p) < 0)
+	rdebug = sf_objs_rdebug();
+	if (!rdebug || rd64(u, (uintptr_t)&rdebug->r_map, &p) < 0)
 		return -1;
 	for (n = 0; p && n < MAX_OBJECTS; n++, p = (uintptr_t)lm.l_next) {
 		char first;
@@ -382,7 +347,9 @@ int sf_unw_object(struct sf_unw *u, uintptr_t pc, char *name, size_t cap, uintpt
 {
 	struct obj o;
 	struct link_map lm;
-	uint64_t a0;
+	uintptr_t phdr;
+	unsigned phnum;
+	const char *argv0;
 
 	if (cap == 0 || find_obj(u, pc, &o) < 0)
 		return -1;
@@ -393,8 +360,9 @@ int sf_unw_object(struct sf_unw *u, uintptr_t pc, char *name, size_t cap, uintpt
 	else if (!o.lm)
 		rd_str(u, (uintptr_t)sf_cfg.lib_path, name, cap);
 	/* dladdr names the main program by argv[0]. */
-	if (name[0] == '\0' && saved_argv && rd64(u, (uintptr_t)saved_argv, &a0) == 0)
-		rd_str(u, (uintptr_t)a0, name, cap);
+	sf_objs_main(&phdr, &phnum, &argv0);
+	if (name[0] == '\0' && argv0)
+		rd_str(u, (uintptr_t)argv0, name, cap);
 	return o.main;
 }
 
