@@ -1,10 +1,11 @@
 // escape: exec with LD_LIBRARY_PATH to a fake libunwind.so.8
-// expect: interpose=known trusted=stop run=stop
+// expect: interpose=stop trusted=stop run=stop
 // control: none
-/* The library opens libunwind.so.8 by name in its constructor, before it
- * arms anything: LD_LIBRARY_PATH, which the program sets for the image it
- * execs, decides which file that is.  Known: the library's own unwinder
- * (issue 8) opens nothing.  (No control: only the library loads it.) */
+/* The library opened libunwind.so.8 by name in its constructor, before it
+ * armed anything: LD_LIBRARY_PATH, which the program sets for the image it
+ * execs, decided which file that was.  The library's own unwinder
+ * (preload/unw.c) opens nothing.  (No control: only the library loaded
+ * it.) */
 #include "escape.h"
 
 int main(int argc, char **argv)

@@ -1,11 +1,11 @@
-// escape: the program's dl_iterate_phdr, called by libunwind
-// expect: interpose=known trusted=stop run=stop
+// escape: the program's dl_iterate_phdr, during a report
+// expect: interpose=stop trusted=stop run=stop
 // control: none
 /* The same as a_interpose_dladdr for the unwinder of the reporter's
- * backtrace: libunwind finds the unwind tables with dl_iterate_phdr, and
- * calls every libc function it uses (mmap, write, pipe2...) through its
- * PLT too.  Known: the library's own unwinder, which replaces libunwind
- * (issue 8), removes it. */
+ * backtrace: libunwind found the unwind tables with dl_iterate_phdr, and
+ * called every libc function it used (mmap, write, pipe2...) through its
+ * PLT too.  The library's own unwinder (preload/unw.c) calls nothing
+ * outside the library. */
 #include <link.h>
 
 #include "escape.h"
