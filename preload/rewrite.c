@@ -1299,7 +1299,11 @@ void sf_rw_trapped(const struct sf_call *c)
 	    __atomic_load_n(&rw_full, __ATOMIC_ACQUIRE) || !c->uc)
 		return;
 	rip = (uintptr_t)c->uc->uc_mcontext.gregs[REG_RIP];
-	if (rip != c->ip || trap_only(c->nr) || site_known(rip) ||
+	/* exit_group never comes back to its site, in this process or in a
+	 * child: rewriting it (a survey of the maps, the file mapped, the
+	 * trampoline, membarriers) was most of what a short-lived process
+	 * spent in the library. */
+	if (rip != c->ip || trap_only(c->nr) || c->nr == SYS_exit_group || site_known(rip) ||
 	    sf_decision(sf_enforcing(), c) != SF_ALLOW)
 		return;
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
