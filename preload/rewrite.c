@@ -308,6 +308,26 @@ static int next_row(size_t *pos, struct row *r)
 	return 0;
 }
 
+/* The rows of the last read, each parsed once: a rewrite looks at them
+ * again for every placement it tries (like_rows), and parsing the text
+ * each time was 1.5M instructions of a filtered `sed` (icount). */
+#define MAX_ROWS 2048
+static struct row rows[MAX_ROWS];
+static unsigned nrows;
+
+static int read_rows(void)
+{
+	size_t pos = 0;
+
+	nrows = 0;
+	if (read_maps() < 0)
+		return -1;
+	while (next_row(&pos, &rows[nrows]) == 0)
+		if (++nrows == MAX_ROWS)
+			return -1; /* not all of them: rewrite nothing */
+	return 0;
+}
+
 /* What the site's mapping is, and where trampolines may go. */
 struct space {
 	struct row site;     /* the mapping holding the site */
@@ -320,15 +340,15 @@ struct space {
  * one mapping into several. */
 static int like_rows(uintptr_t lo, uintptr_t hi, const struct row *like)
 {
-	struct row r;
-	size_t pos = 0;
+	unsigned i;
 
-	while (lo < hi && next_row(&pos, &r) == 0) {
-		if (r.hi <= lo || r.lo > lo)
+	for (i = 0; lo < hi && i < nrows; i++) {
+		const struct row *r = &rows[i];
+		if (r->hi <= lo || r->lo > lo)
 			continue;
-		if (r.prot != like->prot || r.shared || r.dev != like->dev || r.ino != like->ino)
+		if (r->prot != like->prot || r->shared || r->dev != like->dev || r->ino != like->ino)
 			return 0;
-		lo = r.hi;
+		lo = r->hi;
 	}
 	return lo >= hi;
 }
@@ -336,14 +356,15 @@ static int like_rows(uintptr_t lo, uintptr_t hi, const struct row *like)
 static int survey(uintptr_t site, struct space *sp)
 {
 	struct row r;
-	size_t pos = 0;
+	unsigned i;
 	int found = 0;
 	uintptr_t self = (uintptr_t)sf_rw_entry;
 
 	sf_memset(sp, 0, sizeof *sp);
-	if (read_maps() < 0)
+	if (read_rows() < 0)
 		return -1;
-	while (next_row(&pos, &r) == 0) {
+	for (i = 0; i < nrows; i++) {
+		r = rows[i];
 		if (r.lo <= site && site < r.hi) {
 			sp->site = r;
 			found = 1;
@@ -989,8 +1010,8 @@ static int new_tpage(const struct space *sp, uintptr_t site, const struct plan *
 	struct hole_ctx h = { site, pl->t_lo, pl->t_hi, pl->size, { 0 }, 0 };
 	uintptr_t ex[2][2], prev = LOW_LIMIT;
 	unsigned nex = 0, i;
-	struct row r;
-	size_t pos = 0;
+	const struct row *r;
+	unsigned k;
 
 	if (ntpages >= NTPAGES)
 		return -1;
@@ -1006,13 +1027,13 @@ static int new_tpage(const struct space *sp, uintptr_t site, const struct plan *
 		uintptr_t t0 = ex[0][0], t1 = ex[0][1];
 		ex[0][0] = ex[1][0], ex[0][1] = ex[1][1], ex[1][0] = t0, ex[1][1] = t1;
 	}
-	while (next_row(&pos, &r) == 0) {
-		if (r.lo >= USER_TOP)
+	for (k = 0, r = rows; k < nrows; k++, r++) {
+		if (r->lo >= USER_TOP)
 			break;
-		if (r.lo > prev)
-			consider_free(&h, prev, r.lo, (const uintptr_t (*)[2])ex, nex);
-		if (r.hi > prev)
-			prev = r.hi;
+		if (r->lo > prev)
+			consider_free(&h, prev, r->lo, (const uintptr_t (*)[2])ex, nex);
+		if (r->hi > prev)
+			prev = r->hi;
 	}
 	if (prev < USER_TOP)
 		consider_free(&h, prev, USER_TOP, (const uintptr_t (*)[2])ex, nex);
