@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewritten syscall sites (preload/rewrite.c): after its first trap a site
+# Rewritten syscall sites (preload/rewrite.c): after its 32nd trap a site
 # takes no signal, keeps every register, the flags and the red zone as a
 # syscall does, leaves no page writable and executable, and decides by the
 # policy in force at each call, in any thread, in a forked child and after
@@ -9,9 +9,16 @@
 # errno.  SECFILTER_REWRITE=0 turns it off and is passed on through exec.
 . "$TOP/tests/e2e/lib.sh"
 
-# This test sets the switch itself (make check-norewrite exports it).
-unset SECFILTER_REWRITE
+# This test sets the switch itself (make check-norewrite exports it):
+# sites are rewritten at their first trap, what this test examines.
+export SECFILTER_REWRITE=1
 P=$PROGS/lib_rewrite
+
+# By default a site waits for its 32nd trap: two calls leave it alone.
+SECFILTER_REWRITE=32 filtered '*: 1' "$P" sites >out 2>err || { cat err >&2; fail "sites, 32: status $?"; }
+expect_grep '^regs 2 ok$' out
+expect_grep '^site_a rewritten no$' out
+echo "ok by default no site is rewritten at its second trap"
 
 # The sites are rewritten; every register survives, before and after
 # (lseek runs a filter, so the decision is not only the table lookup).
@@ -54,16 +61,17 @@ echo "ok a jump into the rewritten bytes runs the original instructions"
 
 # No signal per call once rewritten: in main, in a thread, in a child.
 if command -v strace >/dev/null; then
-	for rw in 1 0; do
+	for rw in 1 0 32; do
 		SECFILTER_REWRITE=$rw strace -f -qq -o trace.$rw -e trace=none -e signal=SIGSYS \
 			env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' "$P" loops 1000 >out 2>err ||
 			{ cat err >&2; fail "loops ($rw): status $?"; }
 		expect_grep '^loops done, child status 0$' out
 	done
-	on=$(grep -c SIGSYS trace.1); off=$(grep -c SIGSYS trace.0)
+	on=$(grep -c SIGSYS trace.1); off=$(grep -c SIGSYS trace.0); at32=$(grep -c SIGSYS trace.32)
 	[ "$off" -ge 3000 ] || fail "loops without rewriting: only $off SIGSYS"
 	[ "$on" -lt 100 ] || fail "loops with rewriting: $on SIGSYS"
-	echo "ok 3000 calls at a rewritten site: $on SIGSYS (without rewriting: $off)"
+	[ "$at32" -lt 150 ] || fail "loops with rewriting at the 32nd trap: $at32 SIGSYS"
+	echo "ok 3000 calls at a rewritten site: $on SIGSYS, $at32 rewriting at the 32nd trap (without rewriting: $off)"
 fi
 
 # Rewriting while 8 threads run the site and children are forked.
@@ -172,13 +180,14 @@ if command -v g++ >/dev/null; then
 #include <unistd.h>
 static sem_t s;
 struct Guard { ~Guard() { printf("destructor ran\n"); fflush(stdout); } };
-static void *t(void *) { Guard g; sem_wait(&s); sem_wait(&s); return NULL; }
+static void *t(void *) { Guard g; for (int i = 0; i < 41; i++) sem_wait(&s); return NULL; }
 int main() {
 	pthread_t th; void *res;
 	sem_init(&s, 0, 0);
-	/* the futex site of sem_wait traps once and is rewritten */
+	/* the futex site of sem_wait traps 40 times and is rewritten */
 	pthread_create(&th, NULL, t, NULL);
-	usleep(100000); sem_post(&s); usleep(200000);
+	for (int i = 0; i < 40; i++) { usleep(2000); sem_post(&s); }
+	usleep(200000);
 	pthread_cancel(th);
 	pthread_join(th, &res);
 	printf("joined, cancelled %s\n", res == PTHREAD_CANCELED ? "yes" : "no");
@@ -197,12 +206,15 @@ fi
 SECFILTER_REWRITE=yes filtered '*: 1' "$PROBE" out x >out 2>err
 st=$?
 [ "$st" -eq 125 ] || fail "SECFILTER_REWRITE=yes: status $st"
-expect_grep "^secfilter: SECFILTER_REWRITE: expected 0 or 1, got 'yes'$" err
+expect_grep "^secfilter: SECFILTER_REWRITE: expected 0 \(never\) or N \(a site is rewritten at its Nth trap\), got 'yes'$" err
 expect_no_grep 'main ran' out
 SECFILTER_REWRITE=0 filtered '*: 1' "$PROBE" clearenv-exec /usr/bin/env >out 2>err ||
 	fail "clearenv-exec: status $?"
 expect_grep '^SECFILTER_REWRITE=0$' out
-filtered '*: 1' "$PROBE" clearenv-exec /usr/bin/env >out 2>err || fail "clearenv-exec: status $?"
+SECFILTER_REWRITE=32 filtered '*: 1' "$PROBE" clearenv-exec /usr/bin/env >out 2>err ||
+	fail "clearenv-exec: status $?"
 expect_no_grep '^SECFILTER_REWRITE' out
+filtered '*: 1' "$PROBE" clearenv-exec /usr/bin/env >out 2>err || fail "clearenv-exec: status $?"
+expect_grep '^SECFILTER_REWRITE=1$' out
 echo "ok SECFILTER_REWRITE is checked and passed on"
 exit 0
