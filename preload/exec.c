@@ -704,7 +704,7 @@ long sf_exec(struct sf_call *c)
 	long ret, plen;
 
 	/* log mode's summary of this image, which the exec ends */
-	if (__atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED) && !sf_in_vfork)
 		sf_logsum_flush();
 
 	read_req(c, &r);

@@ -54,6 +54,12 @@ static struct table *mine(void)
 	long pid = self_pid();
 	unsigned i;
 
+	/* A vfork child shares its parent's memory: the table is the
+	 * parent's, and so would be a new one.  Its calls are reported in
+	 * full. */
+	if (sf_in_vfork)
+		return NULL;
+
 	if (!t) {
 		struct table *n = sf_may(SYS_mmap, 0) ? sf_pages(sizeof *t) : NULL;
 		if (!n)

@@ -193,6 +193,7 @@ vfork:
 	.cfi_adjust_cfa_offset -8
 	.cfi_register rip, r9
 2:	/* the parent: rax is the child's pid or -errno */
+	movl $0, sf_in_vfork(%rip)
 	mov %r8, -16(%rsp)
 	mov %rax, %r8
 	mov $NR_rt_sigprocmask, %eax
@@ -206,6 +207,9 @@ vfork:
 4:	/* dispatch is not armed: glibc's vfork */
 	mov $NR_vfork, %eax
 	syscall
+	test %rax, %rax
+	jz 5f
+	movl $0, sf_in_vfork(%rip) /* the parent */
 5:	push %r9
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset rip, 0

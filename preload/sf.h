@@ -261,6 +261,10 @@ int sf_log_emit(const char *s, size_t n);
 int sf_logsum_record(const struct sf_call *c, int d);
 void sf_logsum_flush(void);
 extern int sf_logsum_active;
+/* Set from libc's vfork() until it returns in the parent (wrap.c, raw.S):
+ * the child shares the parent's memory, log mode's table included, and
+ * must not flush the parent's summary at its exec or exit. */
+extern int sf_in_vfork;
 
 /* supervise.c: tells `secfilter run`, if it is listening, that this
  * process is about to be killed for c; with the report's text when it

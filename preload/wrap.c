@@ -236,6 +236,8 @@ struct sf_vfork_plan {
 	uint64_t word, how;
 };
 
+int sf_in_vfork;
+
 struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip) __attribute__((used));
 struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip)
 {
@@ -243,11 +245,21 @@ struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip)
 	uint64_t all = ~0ull;
 	long r;
 
+	/* Log mode counts each process's violations in a table of its own
+	 * (logsum.c), which a vfork child would share with its parent: there
+	 * the call is the catch-all's, a fork. */
+	if (sf_cfg.action == SF_ACT_LOG && __atomic_load_n(&sf_armed, __ATOMIC_ACQUIRE)) {
+		struct sf_call c = { .nr = SYS_vfork, .ip = ip, .uc = NULL };
+		plan.word = (uint64_t)sf_handle(&c);
+		plan.how = 2;
+		return plan;
+	}
 	if (sf_wrap_check(SYS_vfork, 0, 0, 0, 0, 0, 0, ip, &r)) {
 		plan.word = (uint64_t)r;
 		plan.how = 2;
 		return plan;
 	}
+	sf_in_vfork = 1; /* raw.S clears it in the parent */
 	if (!__atomic_load_n(&sf_armed, __ATOMIC_ACQUIRE))
 		return plan;
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&plan.word, 8, 0, 0);
