@@ -32,7 +32,7 @@ PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
 	-fno-stack-protector -ftls-model=initial-exec -mgeneral-regs-only
 
 GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c \
-	$(B)/gen/groups_data.c $(B)/gen/args_data.c
+	$(B)/gen/groups_data.c $(B)/gen/args_data.c $(B)/gen/uring_data.c
 FILTER_SRC := $(filter-out filter/mem-libc.c,$(wildcard filter/*.c))
 PRELOAD_SRC := $(wildcard preload/*.c) $(wildcard preload/*.S) $(B)/gen/wrappers.c
 TOOL_SRC := $(wildcard tools/*.c)
@@ -68,6 +68,10 @@ all: $(LIB_SO) $(LIB) $(TOOL)
 $(B)/gen/systab_data.c: syscalls/x86_64/syscalls.tbl syscalls/gen-systab.awk
 	@mkdir -p $(@D)
 	LC_ALL=C awk -f syscalls/gen-systab.awk $< > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/uring_data.c: syscalls/x86_64/syscalls.tbl syscalls/x86_64/io_uring.tbl syscalls/gen-uring.awk
+	@mkdir -p $(@D)
+	awk -f syscalls/gen-uring.awk syscalls/x86_64/syscalls.tbl syscalls/x86_64/io_uring.tbl > $@.tmp && mv $@.tmp $@
 
 $(B)/gen/consts_data.c: syscalls/x86_64/constants.tbl syscalls/gen-consts.awk
 	@mkdir -p $(@D)

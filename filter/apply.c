@@ -13,6 +13,7 @@
 #include "eval.h"
 #include "internal.h"
 #include "mem.h"
+#include "uring.h"
 
 /* A filter in the scratch state: its tree lives in the old block or in the
  * ast being applied. */
@@ -27,6 +28,7 @@ struct scratch_filter {
 
 struct scratch {
 	uint8_t pending;
+	uint8_t uring_named; /* a rule named io_uring_setup (see ring_check) */
 	uint16_t dflt;
 	uint8_t allowed[SF_NR_COUNT];
 	uint16_t ret[SF_NR_COUNT];
@@ -63,6 +65,7 @@ static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 	if (!cur)
 		return 0;
 	s->pending = cur->pending;
+	s->uring_named = cur->uring_named;
 	s->dflt = cur->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *r = &cur->sys[nr];
@@ -266,6 +269,14 @@ static int apply_one(struct scratch *s, const struct applying *a, const struct s
 	}
 }
 
+static unsigned ring_setup_nr(void)
+{
+	static const char name[] = "io_uring_setup";
+	const struct sf_syscall *sc = sf_syscall_lookup(name, sizeof name - 1);
+
+	return sc ? (unsigned)sc->nr : SF_NR_COUNT;
+}
+
 static int apply_rule(struct scratch *s, const struct applying *a,
 		      const struct sf_rule *r)
 {
@@ -301,8 +312,74 @@ static int apply_rule(struct scratch *s, const struct applying *a,
 				return rc;
 		return 0;
 	default:
+		if (r->nr == ring_setup_nr())
+			s->uring_named = 1;
 		return apply_one(s, a, r, r->nr);
 	}
+}
+
+/* ---- io_uring (uring.h) ----
+ * A ring does the work of openat, connect, unlinkat... without those
+ * calls: with io_uring_setup allowed, restricting one of them restricts
+ * nothing.  Refused, unless a rule names io_uring_setup itself (`*` and
+ * groups do not): then the author has said what rings may do.  A call is
+ * restricted when it does not simply run: not in S (the default action),
+ * an errno, or filters. */
+static int restricted(const struct scratch *s, unsigned nr)
+{
+	return sf_syscall_by_nr(nr) && (!s->allowed[nr] || s->ret[nr] || s->filters[nr].n);
+}
+
+static int in_group(unsigned g, unsigned nr)
+{
+	unsigned i;
+
+	for (i = 0; g < sf_group_count && i < sf_groups[g].count; i++)
+		if (sf_groups[g].nrs[i] == nr)
+			return 1;
+	return 0;
+}
+
+/* The rule of this text that last restricted nr, NULL if none did. */
+static const struct sf_rule *restricting_rule(const struct sf_ast *ast, unsigned nr)
+{
+	uint32_t i = ast->rules.n;
+
+	while (i-- > 0) {
+		const struct sf_rule *r = &SF_VEC_AT(&ast->rules, struct sf_rule, i);
+		if (r->rhs == SF_RHS_ALLOW || r->rhs == SF_RHS_ACTION)
+			continue;
+		if ((r->what == SF_R_SYSCALL && r->nr == nr) ||
+		    (r->what == SF_R_ALL && r->rhs != SF_RHS_EXPR) ||
+		    (r->what == SF_R_GROUP && in_group(r->nr, nr)))
+			return r;
+	}
+	return NULL;
+}
+
+static int ring_check(const struct scratch *s, const struct applying *a)
+{
+	unsigned setup = ring_setup_nr(), nr;
+	const struct sf_uring_op *op = NULL;
+	const struct sf_rule *r;
+	const char *name;
+
+	if (setup >= SF_NR_COUNT || !s->allowed[setup] || s->ret[setup] || s->uring_named)
+		return 0;
+	for (nr = 0; nr < SF_NR_COUNT; nr++)
+		if (restricted(s, nr) && (op = sf_uring_op_for(nr)))
+			break;
+	if (nr == SF_NR_COUNT)
+		return 0;
+	r = restricting_rule(a->ast, nr);
+	name = sc_name(nr);
+	sf_error_src(a->err, -EINVAL, a->ast, r ? r->src : 0, r ? r->line : 0, r ? r->col : 0,
+		     r ? r->len : 0,
+		     "sys_%s is restricted, but io_uring_setup is allowed without a rule "
+		     "of its own: a ring's IORING_OP_%s does what %s does, unchecked; "
+		     "add 'io_uring_setup: 0', or 'io_uring_setup: 1' to accept that",
+		     name, op->name, name);
+	return -EINVAL;
 }
 
 /* ---- freezing ---- */
@@ -675,6 +752,7 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	strings = (char *)p + off_strings;
 	p->size = size;
 	p->pending = s->pending;
+	p->uring_named = s->uring_named;
 	p->dflt = s->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct scratch_filter *f = s->filters[nr].data;
@@ -817,6 +895,8 @@ int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
 		rc = scratch_load(s, cur);
 	for (i = 0; !rc && i < ast->rules.n; i++)
 		rc = apply_rule(s, &a, &SF_VEC_AT(&ast->rules, struct sf_rule, i));
+	if (!rc)
+		rc = ring_check(s, &a);
 	if (!rc)
 		rc = freeze(s, out);
 	if (rc == -ENOMEM && !err->code)

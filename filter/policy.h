@@ -108,6 +108,7 @@ struct sf_policy {
 	uint8_t pending; /* on_next_syscall: 1 -- not enforced until the next exec */
 	uint16_t dflt;   /* default: what a call that is not permitted gets
 			    (SF_ACTION_KILL, _TRAP, _LOG, or an errno) */
+	uint8_t uring_named; /* a rule named io_uring_setup itself (filter/uring.h) */
 	uint32_t nfilters, nnodes, ntests, nstrings;
 	struct sf_sysrule sys[SF_NR_COUNT];
 	const struct sf_filter *filters;

@@ -6,7 +6,7 @@
 exec 3>&2
 fail() { echo "FAIL: $*" >&3; exit 1; }
 
-policy='*: 1; getppid: 0; write: fd == 1 || fd == 2 || count > 4096'
+policy='*: 1; io_uring_setup: 0; getppid: 0; write: fd == 1 || fd == 2 || count > 4096'
 
 # A full device (a private one: never the system's /dev/full).
 # (a nodev mount makes the node unusable: then it proves nothing)

@@ -5,7 +5,7 @@
 exec 3>&2
 fail() { echo "FAIL: $*" >&3; exit 1; }
 
-policy='*: 1; ptrace: 0; write: fd == 1 || fd == 2 || fd > 100; kill: sig != 9'
+policy='*: 1; io_uring_setup: 0; ptrace: 0; write: fd == 1 || fd == 2 || fd > 100; kill: sig != 9'
 expect_status 0 $SECFILTER check - <<< "$policy" > want
 
 # wait_child PARENT: the pid of PARENT's child, once its policy is published

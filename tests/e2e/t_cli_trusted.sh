@@ -115,7 +115,7 @@ expect_status 2 $SECFILTER run --interpose -e '*: 1' -- $static out x 2> err
 expect_grep 'statically linked' err
 # a policy over the kernel's 4096 instructions
 for i in $(seq 1 3000); do echo "write: fd != $i || count != $i"; done > big.conf
-echo '*: 1' >> big.conf
+echo '*: 1; io_uring_setup: 0' >> big.conf
 expect_status 1 $SECFILTER run -p big.conf -- $static out x > out 2> err
 expect_grep '4096' err
 [ -s out ] && fail "ran under a policy it could not install"

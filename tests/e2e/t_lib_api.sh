@@ -5,7 +5,7 @@
 . "$TOP/tests/e2e/lib.sh"
 
 # Preloaded with a policy: narrow, then the now-forbidden call is killed.
-filtered '*: 1' "$PROBE" mode apply 'write: fd == 1' mode wrapper >n.out 2>n.err
+filtered '*: 1; io_uring_setup: 0' "$PROBE" mode apply 'write: fd == 1' mode wrapper >n.out 2>n.err
 expect_sigkill $?
 expect_grep '^mode 2$' n.out
 expect_grep '^apply 0$' n.out
@@ -49,7 +49,7 @@ int main(void)
 	for (i = 0; i < 3; i++)
 		pthread_create(&t[i], NULL, worker, NULL);
 	printf("mode %d\n", secfilter_mode());
-	if (secfilter_apply("*: 1; write: fd == 1") != 0) {
+	if (secfilter_apply("*: 1; io_uring_setup: 0; write: fd == 1") != 0) {
 		printf("apply failed: %s\n", secfilter_error());
 		return 1;
 	}

@@ -20,7 +20,7 @@ expect_no_grep 'static after' bad.out
 echo "ok static binary killed by SIGSYS on a forbidden call"
 
 # Pending: the first image runs unrestricted, the exec'd one is filtered.
-filtered 'on_next_syscall: 1; *: 1; write: fd == 1' \
+filtered 'on_next_syscall: 1; *: 1; io_uring_setup: 0; write: fd == 1' \
 	"$PROBE" mode wrapper clearenv-exec "$PROBE" mode wrapper >p.out 2>p.err
 expect_sigkill $?
 expect_grep '^mode 0$' p.out
@@ -30,7 +30,7 @@ expect_report p.err write 'sys_write: fd == 1 (SECFILTER_POLICY:'
 echo "ok pending policy takes effect after exec"
 
 # The program cannot drop the library or the policy from the environment.
-filtered '*: 1; write: fd == 1' env -u LD_PRELOAD SECFILTER_POLICY='*: 1' "$PROBE" wrapper >e.out 2>e.err
+filtered '*: 1; io_uring_setup: 0; write: fd == 1' env -u LD_PRELOAD SECFILTER_POLICY='*: 1' "$PROBE" wrapper >e.out 2>e.err
 expect_sigkill $?
 expect_report e.err write 'sys_write: fd == 1'
 echo "ok env cannot drop the library or widen the policy"

@@ -37,7 +37,7 @@ asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 if [ "$(id -u)" -eq 0 ] && command -v setcap >/dev/null && command -v setpriv >/dev/null &&
 	chmod 755 "$SCRATCH" && asnobody test -r "$LIB" -a -x "$PROGS/lib_probe" 2>/dev/null; then
 	cp "$PROGS/lib_probe" capprobe && setcap cap_net_raw+ep capprobe || fail "setcap"
-	asnobody env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; write: fd == 1' \
+	asnobody env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; io_uring_setup: 0; write: fd == 1' \
 		"$PROGS/lib_probe" clearenv-exec "$SCRATCH/capprobe" wrapper >cap.out 2>cap.err; st=$?
 	expect_no_grep '^wrapper$' cap.err
 	[ "$st" -eq 159 ] || { cat cap.err >&2; fail "file capabilities: expected 159, got $st"; }
@@ -51,7 +51,7 @@ fi
 # root may enter) and would go on without it.
 if [ "$(id -u)" -eq 0 ] && asnobody test -x "$PROGS/lib_probe" 2>/dev/null; then
 	mkdir -m 700 priv && cp "$LIB" priv/ || fail "cp"
-	env LD_PRELOAD="$SCRATCH/priv/libsecfilter.so" SECFILTER_POLICY='*: 1; write: fd == 1' \
+	env LD_PRELOAD="$SCRATCH/priv/libsecfilter.so" SECFILTER_POLICY='*: 1; io_uring_setup: 0; write: fd == 1' \
 		"$C" dropuid-exec "$PROGS/lib_probe" wrapper >drop.out 2>drop.err; st=$?
 	expect_no_grep '^wrapper$' drop.err
 	[ "$st" -eq 159 ] || { cat drop.err >&2; fail "unreachable library: expected 159, got $st"; }
@@ -62,7 +62,7 @@ fi
 # relative name: its absolute path would be cut in two by the new image's
 # loader.
 mkdir "a b" && cp "$LIB" "a b/" || fail "cp"
-(cd "a b" && env LD_PRELOAD=./libsecfilter.so SECFILTER_POLICY='*: 1; write: fd == 1' \
+(cd "a b" && env LD_PRELOAD=./libsecfilter.so SECFILTER_POLICY='*: 1; io_uring_setup: 0; write: fd == 1' \
 	"$PROGS/lib_probe" clearenv-exec "$PROGS/lib_probe" wrapper >../sp.out 2>../sp.err); st=$?
 expect_no_grep '^wrapper$' sp.err
 [ "$st" -eq 159 ] || { cat sp.err >&2; fail "library path with a space: expected 159, got $st"; }

@@ -31,13 +31,13 @@ bad_case mode "^secfilter: SECFILTER_MODE: expected interpose or trusted, got 'k
 	SECFILTER_POLICY='*: 1' SECFILTER_MODE=kernel
 
 # A good policy file; its name and line appear in the rule of a report.
-printf '# allow everything\n*: 1\n\nwrite: fd == 1\n' >good.conf
+printf '# allow everything\n*: 1\nio_uring_setup: 0\nwrite: fd == 1\n' >good.conf
 env LD_PRELOAD="$LIB" SECFILTER_POLICY_FILE="$SCRATCH/good.conf" "$PROBE" wrapper >good.out 2>good.err
 expect_sigkill $?
 expect_report good.err write "sys_write: fd == 1 ($SCRATCH/good.conf:4)"
 
 # Reports to a file (appended).
-env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; write: fd == 1' SECFILTER_LOG="$SCRATCH/r.log" \
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; io_uring_setup: 0; write: fd == 1' SECFILTER_LOG="$SCRATCH/r.log" \
 	"$PROBE" wrapper >f.out 2>f.err
 expect_sigkill $?
 [ ! -s f.err ] || fail "the report went to stderr"

@@ -289,7 +289,7 @@ static void gen_policy(struct gen *g, unsigned size, int depth)
 		put(g, "\n");
 	}
 	if (below(5) == 0)
-		put(g, "*: 1\n");
+		put(g, "*: 1\nio_uring_setup: 0\n");
 	else if (below(12) == 0)
 		put(g, "*: return "), put_errno(g), put(g, "\n");
 	if (depth < 0) {
@@ -779,7 +779,7 @@ static void deep_nesting(void **state)
 
 			g.len = 0;
 			g.nk = 0;
-			put(&g, "*: 1\n");
+			put(&g, "*: 1\nio_uring_setup: 0\n");
 			gen_deep(&g, sc, levels, nots);
 			if (sf_policy_apply(NULL, "<deep>", g.buf, g.len, &p, &err) != 0)
 				continue; /* over the nesting limit */
@@ -809,7 +809,7 @@ static void long_chains(void **state)
 			for (terms = 200; terms <= 3200; terms *= 2) {
 				g.len = 0;
 				g.nk = 0;
-				put(&g, "*: 1\nwrite: ");
+				put(&g, "*: 1\nio_uring_setup: 0\nwrite: ");
 				for (i = 0; i < terms; i++) {
 					unsigned v = s == 3 ? 1u << (i % 32) : i * 3;
 					if (i)
@@ -840,7 +840,7 @@ static void many_filters(void **state)
 	for (k = 100; k <= 1600; k *= 2) {
 		g.len = 0;
 		g.nk = 0;
-		put(&g, "*: 1\n");
+		put(&g, "*: 1\nio_uring_setup: 0\n");
 		for (i = 0; i < k; i++) {
 			put(&g, "write: fd != %u || count < %u\n", i, i * 7);
 			if (g.nk + 1 < sizeof(g.k) / sizeof(g.k[0])) {
@@ -896,7 +896,7 @@ static void at_the_limit(void **state)
 
 			g.len = 0;
 			g.nk = 0;
-			put(&g, "*: 1\n");
+			put(&g, "*: 1\nio_uring_setup: 0\n");
 			for (i = 0; i < mid; i++)
 				put(&g, "write: fd != %u\n", i);
 			if (deep)
@@ -935,7 +935,7 @@ static void grown_blocks(void **state)
 
 	(void)state;
 	assert_non_null(text);
-	cur = parse("*: 1", 4);
+	cur = parse("*: 1; io_uring_setup: 0", 23);
 	for (round = 0; round < 6; round++) {
 		size_t len = 0;
 		/* 63 '!' and an always-true test, or'ed: ~1 node a byte */

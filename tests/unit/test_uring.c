@@ -1,0 +1,116 @@
+/* io_uring against the policy (filter/uring.h): a policy that restricts
+ * what a ring operation also does, and lets the program create a ring
+ * without naming io_uring_setup in a rule of its own, is refused. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tsupport.h"
+#include "uring.h"
+
+static void restricting_a_ring_call_is_refused(void **state)
+{
+	struct sf_error e;
+
+	(void)state;
+	e = t_parse_error(NULL, "*: 1\nptrace: 0\nopenat: !(flags & O_CREAT)\n");
+	assert_int_equal(e.code, -EINVAL);
+	/* at the rule that restricted it */
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.col, 1);
+	assert_non_null(strstr(e.text, "sys_openat is restricted, but io_uring_setup is allowed"));
+	assert_non_null(strstr(e.text, "IORING_OP_OPENAT does what openat does"));
+	assert_non_null(strstr(e.text, "'io_uring_setup: 0'"));
+	/* the operation named is the plain one, not a variant */
+	e = t_parse_error(NULL, "*: 1; write: fd == 1");
+	assert_non_null(strstr(e.text, "IORING_OP_WRITE does"));
+	/* nothing restricted, or no ring: nothing to refuse */
+	sf_policy_free(t_parse(NULL, "*: 1"));
+	sf_policy_free(t_parse(NULL, "*: 1; *: 0; read: 1"));
+}
+
+static void naming_io_uring_setup_accepts_it(void **state)
+{
+	struct sf_policy *p;
+
+	(void)state;
+	sf_policy_free(t_parse(NULL, "*: 1; io_uring_setup: 0; openat: 0"));
+	sf_policy_free(t_parse(NULL, "*: 1; io_uring_setup: 1; openat: 0"));
+	sf_policy_free(t_parse(NULL, "*: 1; io_uring_setup: entries < 8; connect: 0"));
+	sf_policy_free(t_parse(NULL, "*: 1; 425: 1; connect: 0"));
+	/* a restriction no ring operation can step around */
+	sf_policy_free(t_parse(NULL, "*: 1; ptrace: 0; getppid: 0; kill: sig != 9"));
+	/* no `*`: io_uring_setup is allowed only where named */
+	sf_policy_free(t_parse(NULL, "read: 1; write: fd == 1; exit_group: 1"));
+	/* the canonical text lists io_uring_setup, so it parses again */
+	p = t_parse(NULL, "*: 1; io_uring_setup: 1; write: fd == 1");
+	sf_policy_free(t_parse(NULL, t_print(p)));
+	sf_policy_free(p);
+}
+
+/* The running policy's word on io_uring_setup holds for later narrowings;
+ * a narrowing of a policy that never named it is refused (EINVAL from
+ * secfilter_apply). */
+static void narrowings_keep_the_naming(void **state)
+{
+	struct sf_policy *cur = t_parse(NULL, "*: 1; ptrace: 0");
+	struct sf_policy *named = t_parse(NULL, "*: 1; io_uring_setup: 1");
+	struct sf_error e;
+
+	(void)state;
+	e = t_parse_error(cur, "ptrace: 0; connect: 0");
+	assert_int_equal(e.code, -EINVAL);
+	assert_int_equal(e.col, 12);
+	sf_policy_free(t_parse(cur, "io_uring_setup: 0; connect: 0"));
+	sf_policy_free(t_parse(named, "connect: 0"));
+	sf_policy_free(cur);
+	sf_policy_free(named);
+}
+
+/* Every syscall of the table is caught, each by itself. */
+static void every_call_of_the_table(void **state)
+{
+	char text[128];
+	unsigned i, k, checked = 0;
+
+	(void)state;
+	for (i = 0; i < sf_uring_op_count; i++) {
+		assert_int_equal(sf_uring_ops[i].op, i);
+		for (k = 0; k < sf_uring_ops[i].ncalls; k++) {
+			const struct sf_syscall *sc = sf_syscall_by_nr(sf_uring_ops[i].calls[k]);
+			struct sf_error e;
+
+			assert_non_null(sc);
+			snprintf(text, sizeof text, "*: 1; %s: 0", sc->name);
+			e = t_parse_error(NULL, text);
+			assert_int_equal(e.code, -EINVAL);
+			assert_non_null(sf_uring_op_for((unsigned)sc->nr));
+			snprintf(text, sizeof text, "*: 1; %s: arg0 == 1", sc->name);
+			assert_int_equal(t_parse_error(NULL, text).code, -EINVAL);
+			snprintf(text, sizeof text, "*: 1; io_uring_setup: 0; %s: 0", sc->name);
+			sf_policy_free(t_parse(NULL, text));
+			checked++;
+		}
+	}
+	/* 6.18's last operation is IORING_OP_PIPE */
+	assert_int_equal(sf_uring_op_count, 63);
+	assert_string_equal(sf_uring_ops[62].name, "PIPE");
+	assert_true(checked > 60);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(restricting_a_ring_call_is_refused),
+		cmocka_unit_test(naming_io_uring_setup_accepts_it),
+		cmocka_unit_test(narrowings_keep_the_naming),
+		cmocka_unit_test(every_call_of_the_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
