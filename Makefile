@@ -128,8 +128,19 @@ $(B)/pic/%.S.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
 
+# The library names libc by its absolute path: loaded as an audit module
+# (preload/audit.c), its dependencies are looked for on the program's own
+# RPATH, RUNPATH and LD_LIBRARY_PATH, before the filter exists.  The build
+# id lets the copies of the library in one process recognize each other.
+LIBC_PATH ?= $(shell readlink -f "$$($(CC) -print-file-name=libc.so.6)")
+
 $(LIB_SO): $(PRELOAD_PIC) $(FILTER_PIC)
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ -Wl,-z,now -Wl,-z,noexecstack $(LDFLAGS)
+	@case "$(LIBC_PATH)" in /*) [ -f "$(LIBC_PATH)" ] ;; *) false ;; esac || \
+		{ echo "cannot find libc.so.6 (LIBC_PATH=$(LIBC_PATH))" >&2; exit 1; }
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@.tmp $^ -Wl,-z,now -Wl,-z,noexecstack \
+		-Wl,--build-id=sha1 $(LDFLAGS)
+	patchelf --replace-needed libc.so.6 $(LIBC_PATH) $@.tmp
+	mv $@.tmp $@
 
 $(LIB): $(LIB_SO)
 	ln -sf $(SONAME) $@

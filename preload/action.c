@@ -40,6 +40,10 @@ void sf_counts_init(void)
 
 	if (__atomic_load_n(&counts, __ATOMIC_ACQUIRE))
 		return;
+	/* under a kernel filter that denies them, no counts rather than a kill */
+	if (!sf_may(SYS_memfd_create, 0) || !sf_may(SYS_ftruncate, 0) || !sf_may(SYS_mmap, 0) ||
+	    !sf_may(SYS_close, 0))
+		return;
 	fd = sf_sys(SYS_memfd_create, (long)"secfilter-counts", MFD_CLOEXEC, 0, 0, 0, 0);
 	if (fd < 0)
 		return; /* no counts to show: nothing else depends on them */

@@ -8,6 +8,8 @@
  * rare). */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/prctl.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -69,11 +71,18 @@ static char *env_text(const char *text, size_t len)
 	return s;
 }
 
+/* NULL with *size 0 when the kernel filter in force would deny the calls
+ * it takes: then `secfilter show` has nothing to read, and nothing is
+ * killed. */
 static void *new_state_mapping(const char *text, size_t len, size_t *size)
 {
 	struct state_head *h;
 	long fd, r;
 
+	*size = 0;
+	if (!sf_may(SYS_memfd_create, 0) || !sf_may(SYS_ftruncate, 0) ||
+	    !sf_may(SYS_mmap, 0) || !sf_may(SYS_close, 0))
+		return NULL;
 	*size = (sizeof *h + len + 4095) & ~(size_t)4095;
 	fd = sf_sys(SYS_memfd_create, (long)"secfilter-state", MFD_CLOEXEC, 0, 0, 0, 0);
 	if (fd < 0)
@@ -98,7 +107,8 @@ static void *swap_state(void *m, size_t size, size_t *old_size)
 {
 	void *old = state_map;
 
-	((struct state_head *)m)->generation = ++generation;
+	if (m)
+		((struct state_head *)m)->generation = ++generation;
 	*old_size = state_size;
 	state_map = m;
 	state_size = size;
@@ -137,12 +147,18 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 		pub->m = new_state_mapping(text, len, &pub->size);
 		sf_mem_free(text, len + 1);
 	}
-	if (!pub->m || !pub->env) {
+	if ((!pub->m && pub->size) || !pub->env) {
 		if (pub->m)
 			sf_unpages(pub->m, pub->size);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+static void unprepare(const struct publication *pub)
+{
+	if (pub->m && sf_may(SYS_munmap, 0))
+		sf_unpages(pub->m, pub->size);
 }
 
 /* After sf_cur became p: the hot path, exec's environment and the state
@@ -165,7 +181,7 @@ static void commit(const struct sf_policy *p, const struct publication *pub)
 		old_size = size;
 	}
 	__atomic_store_n(&state_lock, 0, __ATOMIC_RELEASE);
-	if (old)
+	if (old && old_size && sf_may(SYS_munmap, 0))
 		sf_unpages(old, old_size);
 }
 
@@ -412,13 +428,6 @@ static int set_error(const char *text)
 	return 0;
 }
 
-static int fail(int e, const char *text)
-{
-	set_error(text);
-	errno = e;
-	return -1;
-}
-
 /* The first policy of a process that started unfiltered. */
 static int start_enforcing(const struct sf_policy *p, const char **msg)
 {
@@ -428,13 +437,11 @@ static int start_enforcing(const struct sf_policy *p, const char **msg)
 		return -EINVAL;
 	*msg = "secfilter_apply: cannot arm Syscall User Dispatch in every thread";
 	sf_cfg.active = 1;
-	if (sf_cfg.mode == SF_MODE_TRUSTED)
-		sf_guard_map();
 	if (sf_install_sigsys() < 0)
 		return -ENOSYS;
 	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending) {
-		sf_guard_install(); /* the policy's filter follows, on every thread */
-		return 0;
+		/* the policy's filter follows, on every thread */
+		return sf_guard_install() < 0 ? -ENOSYS : 0;
 	}
 	r = sf_arm_all_threads();
 	if (r == -EDEADLK) {
@@ -454,16 +461,27 @@ static int also_in_kernel(const struct sf_policy *p, struct sf_error *err)
 
 	if (sf_cfg.mode != SF_MODE_TRUSTED || p->pending)
 		return 0;
+	/* Refused, not killed, when the filter in force denies the calls
+	 * that install one more (the narrowing could not hold). */
+	if (!sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) || !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER)) {
+		struct sf_buf b = { err->text, 0, sizeof err->text };
+		sf_puts(&b, "secfilter_apply: the policy in force denies prctl or seccomp, which a "
+			    "narrowing in trusted mode is installed with");
+		return -ENOSYS;
+	}
 	was = __atomic_exchange_n(&sf_kpol, p, __ATOMIC_ACQ_REL);
 	r = sf_trusted_install(p, 1, err);
 	if (r < 0) {
 		__atomic_store_n(&sf_kpol, was, __ATOMIC_RELEASE);
 		return r;
 	}
+	sf_kernel_on = 1;
 	return 1;
 }
 
-SF_EXPORT int secfilter_apply(const char *policy)
+/* secfilter_apply without errno: 0 or -errno, the message in this
+ * thread's secfilter_error.  What the authority does for its delegates. */
+static int apply_text(const char *policy)
 {
 	struct sf_error err;
 	const struct sf_policy *cur;
@@ -474,27 +492,27 @@ SF_EXPORT int secfilter_apply(const char *policy)
 
 	set_error("");
 	if (!policy)
-		return fail(EINVAL, "secfilter_apply: NULL policy");
+		return set_error("secfilter_apply: NULL policy"), -EINVAL;
 	for (;;) {
 		cur = __atomic_load_n(&sf_cur, __ATOMIC_ACQUIRE);
 		sf_memset(&err, 0, sizeof err);
 		r = sf_policy_apply_src(cur, "<api>", SF_SRC_NO_INCLUDE, policy,
 					sf_strlen(policy), &np, &err);
 		if (r < 0)
-			return fail(-r, err.text);
+			return set_error(err.text), r;
 		if (prepare(np, &pub) < 0) {
 			sf_policy_free(np);
-			return fail(ENOMEM, "secfilter_apply: out of memory");
+			return set_error("secfilter_apply: out of memory"), -ENOMEM;
 		}
 		if (!cur && (r = start_enforcing(np, &msg)) < 0) {
 			sf_policy_free(np);
-			sf_unpages(pub.m, pub.size);
-			return fail(-r, msg);
+			unprepare(&pub);
+			return set_error(msg), r;
 		}
 		if ((in_kernel = also_in_kernel(np, &err)) < 0) {
 			sf_policy_free(np);
-			sf_unpages(pub.m, pub.size);
-			return fail(-in_kernel, err.text);
+			unprepare(&pub);
+			return set_error(err.text), in_kernel;
 		}
 		if (__atomic_compare_exchange_n(&sf_cur, &cur, np, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
@@ -503,9 +521,33 @@ SF_EXPORT int secfilter_apply(const char *policy)
 		 * force for good, and sf_kpol may name it */
 		if (!in_kernel)
 			sf_policy_free(np);
-		sf_unpages(pub.m, pub.size);
+		unprepare(&pub);
 	}
 	commit(np, &pub);
+	return 0;
+}
+
+/* A delegate's policy follows the authority's after each apply: the
+ * wrappers decide against it, secfilter_mode reads it. */
+static int delegated_apply(const char *policy)
+{
+	int r = sf_authority->apply(policy);
+	const struct sf_policy *p = __atomic_load_n(sf_authority->cur, __ATOMIC_ACQUIRE);
+
+	set_error(sf_authority->error());
+	__atomic_store_n(&sf_cur, p, __ATOMIC_RELEASE);
+	__atomic_store_n(&sf_enforce, p && !p->pending ? p : NULL, __ATOMIC_RELEASE);
+	return r;
+}
+
+SF_EXPORT int secfilter_apply(const char *policy)
+{
+	int r = sf_authority ? delegated_apply(policy) : apply_text(policy);
+
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
 	return 0;
 }
 
@@ -520,3 +562,11 @@ SF_EXPORT int secfilter_mode(void)
 
 	return p && !p->pending ? 2 : 0;
 }
+
+const struct sf_authority sf_authority_iface = {
+	.cur = &sf_cur,
+	.apply = apply_text,
+	.error = secfilter_error,
+	.shadow = sf_sigsys_shadow_action,
+	.violation = sf_violation,
+};

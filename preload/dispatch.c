@@ -113,10 +113,7 @@ static void forward(int sig, siginfo_t *si, void *uc, int forced)
 	if (a.handler == (void *)SIG_IGN && !forced)
 		return;
 	if (a.handler == (void *)SIG_DFL || a.handler == (void *)SIG_IGN) {
-		struct sf_ksigaction dfl = { 0 };
-		dfl.flags = SA_RESTORER;
-		dfl.restorer = sf_restorer_plain;
-		sf_sys(SYS_rt_sigaction, SIGSYS, (long)&dfl, 0, 8, 0, 0);
+		sf_guard_default();
 		sf_sys(SYS_tgkill, sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0),
 		       sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0), SIGSYS, 0, 0, 0);
 		return; /* dies on the way out of this handler */
@@ -181,18 +178,26 @@ int sf_install_sigsys(void)
 	if (sf_cfg.mode != SF_MODE_TRUSTED)
 		a.flags |= SA_NODEFER;
 	a.restorer = sf_restorer_plain;
-	r = sf_guarded_sigaction(SIGSYS, &a, &old);
+	/* What the program had (SIG_IGN survives an exec) becomes its shadow. */
+	r = sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&old, 8, 0, 0);
+	if (r == 0)
+		r = sf_cfg.mode == SF_MODE_TRUSTED
+			    ? sf_guard_handler(&a)
+			    : sf_sys(SYS_rt_sigaction, SIGSYS, (long)&a, 0, 8, 0, 0);
 	if (r < 0)
 		return (int)r;
 	shadow_sigsys = old;
 	return 0;
 }
 
-/* rt_sigaction(SIGSYS, act, oact) as the program sees it. */
+/* rt_sigaction(SIGSYS, act, oact) as the program sees it.  The shadow
+ * belongs to the copy of the library whose handler is installed. */
 long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact)
 {
 	struct sf_ksigaction old = shadow_sigsys;
 
+	if (sf_authority)
+		return sf_authority->shadow(act, oact);
 	if (act)
 		sf_memcpy(&shadow_sigsys, act, sizeof shadow_sigsys);
 	if (oact)

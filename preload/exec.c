@@ -575,6 +575,8 @@ static void fill_env(char **out, char *const *envp, char *preload, int has_prelo
 			out[k++] = (char *)sf_rw_env();
 		if (comm)
 			out[k++] = comm;
+		if (sf_cfg.env_audit[0]) /* trusted mode: before the image's code */
+			out[k++] = sf_cfg.env_audit;
 	}
 	for (; envp && *envp; envp++)
 		if (!dropped(*envp, with_us))
@@ -717,16 +719,16 @@ long sf_exec(struct sf_call *c)
 	prog_pre = find_preload(r.envp);
 	nenv = count_vec(r.envp);
 	nargv = count_vec(r.argv);
-	/* environment and arguments; the plan; LD_PRELOAD; SECFILTER_COMM;
-	 * the kernel's name */
-	off = (nenv + 9 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
+	/* environment (ours: up to 10 entries with its NULL) and arguments;
+	 * the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
+	off = (nenv + 10 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
 	size = off + sizeof *pl + sf_strlen(sf_cfg.lib_path) +
 	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
 	mem = sf_pages(size);
 	if (!mem)
 		return -ENOMEM;
 	env = (char **)mem;
-	argv = env + nenv + 9;
+	argv = env + nenv + 10;
 	pl = (struct plan *)(mem + off);
 	off += sizeof *pl;
 	sf_memset(pl, 0, sizeof *pl);

@@ -1,12 +1,20 @@
-/* The constructor: reads the settings and the policy, applies it and arms
- * enforcement before main.  With no policy in the environment the library
- * stays inert.  Any error is printed and the process exits with 125 before
- * main runs: a program asked to be filtered never runs unfiltered. */
+/* Starting enforcement.  Interposition: the constructor reads the settings
+ * and the policy, applies it and arms dispatch before main.  Trusted mode:
+ * the same, from la_version when rtld loads the library as an audit module
+ * (audit.c), before any code of the program; the constructor of a copy
+ * preloaded without that refuses.  With no policy in the environment the
+ * library stays inert.  Any error is printed and the process exits with
+ * 125 before the program runs: a program asked to be filtered never runs
+ * unfiltered. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <linux/prctl.h>
+#include <linux/seccomp.h>
 #include <sys/syscall.h>
 
+#include "ksig.h"
 #include "mem.h"
 #include "sf.h"
 
@@ -16,6 +24,7 @@ struct sf_settings sf_cfg;
 
 struct env_in {
 	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
+	int audit; /* LD_AUDIT is set */
 };
 
 static const char *env_value(const char *entry, const char *name)
@@ -34,6 +43,8 @@ static void read_env(struct env_in *e)
 	sf_memset(e, 0, sizeof *e);
 	for (ep = environ; ep && *ep; ep++) {
 		const char *s = *ep, *v;
+		if (sf_startswith(s, "LD_AUDIT="))
+			e->audit = 1;
 		if (!sf_startswith(s, "SECFILTER_"))
 			continue;
 		if ((v = env_value(s, "SECFILTER_POLICY")))
@@ -48,10 +59,10 @@ static void read_env(struct env_in *e)
 			e->mode = v;
 		else if ((v = env_value(s, "SECFILTER_HANDSHAKE")))
 			e->handshake = v;
-		else if ((v = env_value(s, "SECFILTER_SUPERVISOR")))
-			e->supervisor = v;
 		else if ((v = env_value(s, "SECFILTER_COMM")))
 			e->comm = v;
+		else if ((v = env_value(s, "SECFILTER_SUPERVISOR")))
+			e->supervisor = v;
 	}
 }
 
@@ -204,23 +215,34 @@ static char *read_policy_file(const char *path, size_t *len, size_t *cap)
 /* LD_PRELOAD may name the library relatively; exec needs a path that
  * still works from another directory.  The name is the loader's (objs.c):
  * dladdr would be the program's, if it exports one, and so would be the
- * library an exec'd image preloads. */
-static void resolve_lib_path(void)
+ * library an exec'd image preloads.  The copy rtld loads for LD_AUDIT is
+ * not on the program's list; it asks its own libc's dladdr, which the
+ * program cannot answer (its symbols are not in that namespace). */
+static void resolve_lib_path(int audit)
 {
 	struct sf_obj self;
 	struct sf_buf b = { sf_cfg.lib_path, 0, sizeof sf_cfg.lib_path };
+	const char *name = NULL;
 	char cwd[4096];
+	Dl_info info;
 
-	if (sf_obj_at((uintptr_t)resolve_lib_path, &self) < 0 || self.main || !self.name ||
-	    !self.name[0])
+	if (audit) {
+		if (dladdr((void *)resolve_lib_path, &info))
+			name = info.dli_fname;
+	} else if (sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main) {
+		name = self.name;
+	}
+	if (!name || !name[0])
 		sf_fatal("secfilter: cannot find the library's own path");
-	if (self.name[0] != '/') {
+	if (name[0] != '/') {
 		if (sf_sys(SYS_getcwd, (long)cwd, sizeof cwd, 0, 0, 0, 0) < 0)
 			sf_fatal("secfilter: cannot resolve the library's path");
 		sf_puts(&b, cwd);
 		sf_putc(&b, '/');
 	}
-	sf_puts(&b, self.name);
+	sf_puts(&b, name);
+	if (sf_cfg.mode == SF_MODE_TRUSTED)
+		put_env(sf_cfg.env_audit, sizeof sf_cfg.env_audit, "LD_AUDIT=", sf_cfg.lib_path);
 }
 
 static void apply_error(const struct sf_error *err)
@@ -298,8 +320,10 @@ static void strip_env(const char *prefix)
 /* Under the kernel filter the constructor could no longer write to the
  * handshake fd unless the policy allows it: the answer goes out between
  * the compilation (which can fail on a policy) and the load (which does
- * not fail in practice; if it does, the exit status 125 still tells). */
-static void enforce_trusted(const struct sf_policy *p, const char *hs)
+ * not fail in practice; if it does, the exit status 125 still tells).
+ * An image exec'd in trusted mode has the guard already, and adds its
+ * copy of the policy's filter only where the inherited one lets it. */
+static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited)
 {
 	struct sf_error err;
 	struct sf_prog prog;
@@ -308,9 +332,17 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs)
 		apply_error(&err);
 	if (hs)
 		handshake(hs);
-	sf_guard_install();
+	if (!inherited && sf_guard_install() < 0)
+		sf_fatal("secfilter: cannot install the guard filter");
+	if (inherited && (!sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
+			  !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER))) {
+		if (sf_may(SYS_munmap, 0))
+			sf_unpages(prog.insns, prog.size);
+		return;
+	}
 	if (sf_trusted_load(&prog, &err) < 0)
 		apply_error(&err);
+	sf_kernel_on = 1;
 }
 
 /* The tool's handshake: "ok PID\n" once enforcement is in place, then the
@@ -353,7 +385,7 @@ int sf_settings_from_env(const char **msg)
 	*msg = settings_msg;
 	if (parse_settings(&e) < 0)
 		return -1;
-	resolve_lib_path();
+	resolve_lib_path(0);
 	return 0;
 }
 
@@ -371,6 +403,113 @@ static void arm_others_or_die(void)
 		sf_fatal("secfilter: cannot arm the threads started before the library");
 }
 
+/* The copies of the library outside the program's namespace (the one rtld
+ * loads for LD_AUDIT) leave the work to la_version: they are not on the
+ * loader's list of the program's objects (objs.c).  When that list could
+ * not be found, this copy takes itself for the program's: the constructor
+ * then fails closed on its own path. */
+static int objs_ok;
+
+static int in_base_namespace(void)
+{
+	struct sf_obj self;
+
+	return !objs_ok || sf_obj_at((uintptr_t)in_base_namespace, &self) == 0;
+}
+
+/* audit: LD_AUDIT is set, yet no copy of this build took over from it (it
+ * names another file or build, or rtld could not load it). */
+static void need_audit(int audit)
+{
+	char msg[4096 + 400];
+	struct sf_buf b = { msg, 0, sizeof msg };
+
+	sf_puts(&b, "secfilter: SECFILTER_MODE=trusted through LD_PRELOAD would install the "
+		    "filter after code of the program has run (its preinit array, its "
+		    "libraries' constructors): load the library as an audit module, "
+		    "LD_AUDIT=");
+	sf_puts(&b, sf_cfg.lib_path);
+	sf_puts(&b, " (LD_PRELOAD may stay), or use `secfilter run --trusted`");
+	if (audit)
+		sf_puts(&b, "; LD_AUDIT is set, but names no loadable copy of this build");
+	sf_fatal(msg);
+}
+
+/* Whether LD_PRELOAD names a secfilter library (by its file name: the
+ * copy rtld will load from it is not there yet to ask). */
+static int preloaded(void)
+{
+	static const char base[] = "libsecfilter";
+	char **ep;
+
+	for (ep = environ; ep && *ep; ep++) {
+		const char *s;
+		if (!sf_startswith(*ep, "LD_PRELOAD="))
+			continue;
+		for (s = *ep + 11; *s; s++)
+			if ((s == *ep + 11 || s[-1] == '/' || s[-1] == ':' || s[-1] == ' ') &&
+			    sf_startswith(s, base))
+				return 1;
+	}
+	return 0;
+}
+
+/* Trusted mode, from la_version (audit.c): nothing of the program but its
+ * executable's mapping exists yet.  Everything that needs a call the
+ * policy may deny is done before the filter: reading the policy, the
+ * guard page and the handler, the state `secfilter show` reads, the
+ * handshake.  1 when this copy is now the authority; 0 when there is
+ * nothing to do here (no policy, interposition, a policy deferred to the
+ * next exec: the copy in the program's namespace sees to those). */
+int sf_boot_trusted(void)
+{
+	struct sf_ksigaction old;
+	struct env_in e;
+	struct sf_policy *p;
+	int inherited = 0;
+
+	read_env(&e);
+	if (!e.policy && !e.policy_file)
+		return 0;
+	if (e.policy && e.policy_file)
+		sf_fatal("secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set");
+	if (parse_settings(&e) < 0)
+		sf_fatal(settings_msg);
+	if (sf_cfg.mode == SF_MODE_TRUSTED && e.comm)
+		set_comm(e.comm);
+	if (sf_cfg.mode != SF_MODE_TRUSTED) {
+		if (!preloaded())
+			sf_fatal("secfilter: SECFILTER_MODE=interpose (the default) needs the "
+				 "library in LD_PRELOAD; LD_AUDIT loads it for "
+				 "SECFILTER_MODE=trusted");
+		return 0;
+	}
+	p = (struct sf_policy *)load_policy(&e);
+	if (p->pending) {
+		sf_policy_free(p);
+		return 0;
+	}
+	resolve_lib_path(1);
+	sf_cfg.active = 1;
+	/* An image exec'd under trusted mode starts under the filter it
+	 * inherited: the library's own optional calls then ask the policy
+	 * first (the state `show` reads, the second copy of the filter), and
+	 * the handler goes in before anything the policy could deny. */
+	if (sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&old, 8, 0, 0) == 0)
+		inherited = sf_guard_inherited(&old);
+	if (sf_install_sigsys() < 0)
+		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard page "
+			 "at 0x5ec0f17e0000");
+	sf_cur = p;
+	sf_kernel_on = inherited;
+	if (sf_publish(p) < 0)
+		sf_fatal("secfilter: out of memory");
+	if (!inherited || sf_may(SYS_rt_sigprocmask, SIG_UNBLOCK))
+		unblock_sigsys();
+	enforce_trusted(p, e.handshake, inherited);
+	return 1;
+}
+
 /* glibc passes a constructor the process's arguments: what objs.c needs
  * to find the loader (the auxv after them on the initial stack). */
 __attribute__((constructor(101))) static void sf_init(int argc, char **argv, char **envp)
@@ -380,9 +519,13 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	int others;
 
 	(void)envp;
-	sf_objs_init(argc, argv);
+	objs_ok = sf_objs_init(argc, argv) == 0;
+	if (sf_authority)
+		return; /* trusted mode: handed everything at load (audit.c) */
 	read_env(&e);
 	if (!e.policy && !e.policy_file)
+		return;
+	if (e.audit && !in_base_namespace())
 		return;
 	if (e.policy && e.policy_file)
 		sf_fatal("secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set");
@@ -391,20 +534,16 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	if (e.comm)
 		set_comm(e.comm);
 	p = load_policy(&e);
-	resolve_lib_path();
+	resolve_lib_path(0);
+	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending)
+		need_audit(e.audit);
 	sf_cfg.active = 1;
-	if (sf_cfg.mode == SF_MODE_TRUSTED)
-		sf_guard_map();
 	if (sf_install_sigsys() < 0)
 		sf_fatal("secfilter: cannot install the SIGSYS handler");
 	sf_cur = p;
 	if (sf_publish(p) < 0)
 		sf_fatal("secfilter: out of memory");
 	unblock_sigsys();
-	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending) {
-		enforce_trusted(p, e.handshake);
-		return;
-	}
 	others = sf_other_threads();
 	arm_or_die();
 	if (others)

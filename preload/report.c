@@ -24,9 +24,11 @@
 #define REPORT_CAP (64u << 10)
 #define MAX_FRAMES 32
 
+int sf_kernel_on;
+
 static int kernel_filtered(void)
 {
-	return sf_cfg.mode == SF_MODE_TRUSTED && sf_cur && !sf_cur->pending;
+	return sf_kernel_on && sf_cfg.mode == SF_MODE_TRUSTED && sf_cur && !sf_cur->pending;
 }
 
 /* The policy the kernel filter enforces: the newest installed, which
@@ -222,9 +224,14 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 	int saved_errno = errno;
 	uint64_t all = ~0ull, old = 0;
 	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
-	long self = may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
+	long self;
 	int masked;
 
+	if (sf_authority) { /* its policy, its handler, its unwinder */
+		sf_authority->violation(c, d);
+		return;
+	}
+	self = may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
 	if (in_report == self)
 		return;
 	in_report = self;

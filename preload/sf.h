@@ -100,6 +100,7 @@ struct sf_settings {
 	 * program may overwrite its environment strings (setproctitle). */
 	char env_action[32], env_mode[32];
 	char env_log[sizeof "SECFILTER_LOG=" + 4096];
+	char env_audit[sizeof "LD_AUDIT=" + 4096]; /* trusted mode; else empty */
 	char lib_path[4096];  /* absolute path of this library */
 	/* SECFILTER_SUPERVISOR, set by `secfilter run`: "" when unset, and
 	 * then supervisor is NULL (supervise.c). */
@@ -180,6 +181,24 @@ static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucont
 	c->uc = uc;
 }
 
+/* Trusted mode started through LD_AUDIT (audit.c).  rtld loads the
+ * library as an audit module, in a namespace of its own, before anything
+ * of the program; that copy installs the kernel filter and becomes the
+ * authority: it owns the policy, the SIGSYS handler and its shadow.  A
+ * copy loaded into the program's namespace (LD_PRELOAD, -lsecfilter) is
+ * handed this table before its first instruction runs and delegates
+ * through it; sf_authority is NULL in the authority and without one. */
+struct sf_authority {
+	const struct sf_policy *const *cur;     /* the authority's sf_cur */
+	int (*apply)(const char *policy);       /* secfilter_apply: 0, -errno */
+	const char *(*error)(void);             /* secfilter_error */
+	long (*shadow)(const uint64_t *act, uint64_t *oact);
+	void (*violation)(const struct sf_call *c, int decision);
+};
+extern const struct sf_authority *sf_authority;
+extern const struct sf_authority sf_authority_iface; /* api.c: what it hands out */
+int sf_boot_trusted(void); /* init.c: from la_version; 1 when it became the authority */
+
 /* Decisions of our own, beside eval.h's SF_ALLOW, SF_NOT_IN_SET, >= 0. */
 #define SF_DENY_DISPATCH (-100) /* prctl(PR_SET_SYSCALL_USER_DISPATCH) and
 				 * ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) */
@@ -233,6 +252,10 @@ void sf_violation(const struct sf_call *c, int decision, const struct sf_policy 
  * always, but under its own kernel filter only when the policy allows it
  * (judged on the first argument alone). */
 int sf_may(long nr, long a0);
+/* Trusted mode: the policy's kernel filter is in force on this process
+ * (installed here, or inherited across exec): the library's own calls
+ * are judged by it too, so the optional ones ask sf_may first. */
+extern int sf_kernel_on;
 void sf_report_trusted(const siginfo_t *si, ucontext_t *uc);
 void sf_die(void) __attribute__((noreturn));
 void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
@@ -343,9 +366,11 @@ int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err);
-int sf_guard_map(void);
+struct sf_ksigaction;
+long sf_guard_handler(const struct sf_ksigaction *act);
+long sf_guard_default(void);
+int sf_guard_inherited(const struct sf_ksigaction *old);
 int sf_guard_install(void);
-long sf_guarded_sigaction(int sig, const void *act, void *oact);
 
 /* user.c: the program's memory as the kernel reads it: 0, or -EFAULT for
  * a bad pointer (checked in interposition mode). */

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 
 #include "bpf.h"
+#include "ksig.h"
 #include "sf.h"
 
 static long install(const struct sock_filter *prog, unsigned len, unsigned long flags)
@@ -28,62 +29,122 @@ static long install(const struct sock_filter *prog, unsigned len, unsigned long 
 }
 
 /* ---- the SIGSYS guard ----
- * With a kernel filter whose kill action is SECCOMP_RET_TRAP, the process
- * dies only because our SIGSYS handler kills it.  A program replacing that
- * handler through libc is stopped by wrap.c; a raw rt_sigaction(SIGSYS)
- * is stopped by this small filter, installed before the policy's: it
- * kills the process for any rt_sigaction(SIGSYS, act != NULL) except the
- * one issued from a stub at a fixed address.  The address is the same in
- * every image, so an image exec'd in trusted mode (which inherits the
- * guard) can still install its own handler. */
+ * Under trusted mode's filter a denied call traps (SECCOMP_RET_TRAP) and
+ * our SIGSYS handler reports it and kills the process.  The program must
+ * not take that handler away: through libc it reaches a shadow (wrap.c),
+ * and a raw rt_sigaction(SIGSYS, act) -- the program's own, or glibc's
+ * posix_spawn child resetting every handled signal to SIG_DFL before its
+ * exec -- meets this small filter, installed before the policy's: it
+ * answers "done" (SECCOMP_RET_ERRNO with 0) and changes nothing.  Only
+ * the two stubs of one page at a fixed address change SIGSYS: one
+ * installs the library's handler, the other SIG_DFL, each from an action
+ * stored in the page itself, read-only; whoever calls them can do no
+ * more.  The address is the same in every image, so that an image exec'd
+ * under the inherited guard installs its own handler the same way.
+ *
+ * This keeps honest code from the handler (posix_spawn, a runtime that
+ * sets every signal's handler); it is not a wall: a program that rewrites
+ * memory (mprotect of the page, /proc/self/mem) can install its own, and
+ * then a denied call fails instead of killing -- it still never runs. */
 #define GUARD_PAGE 0x5ec0f17e0000ul
-/* mov %rcx,%r10; mov $13,%eax; syscall; ret */
-static const unsigned char guard_stub[] = { 0x49, 0x89, 0xca, 0xb8, 0x0d, 0x00, 0x00,
-					    0x00, 0x0f, 0x05, 0xc3 };
-#define GUARD_IP (GUARD_PAGE + 10) /* after its syscall instruction */
+#define GUARD_ACT 64   /* offset of the handler's action */
+#define GUARD_DFL 96   /* offset of SIG_DFL's */
+#define GUARD_STUB_DFL 32
+/* mov $SIGSYS,%edi; lea ACT(%rip),%rsi; xor %edx,%edx; mov $8,%r10d;
+ * mov $SYS_rt_sigaction,%eax; syscall; ret (the lea's displacement is
+ * filled in by guard_stub()) */
+static const unsigned char stub_code[] = {
+	0xbf, 0x1f, 0x00, 0x00, 0x00, 0x48, 0x8d, 0x35, 0, 0, 0, 0, 0x31, 0xd2,
+	0x41, 0xba, 0x08, 0x00, 0x00, 0x00, 0xb8, 0x0d, 0x00, 0x00, 0x00, 0x0f, 0x05, 0xc3,
+};
+#define LEA_END 12 /* the lea's displacement counts from here */
 
 static int guard_mapped;
 
-/* Maps the stub; 0, or -errno (then no guard: see the README). */
-int sf_guard_map(void)
+static void guard_stub(unsigned char *page, unsigned at, unsigned act)
 {
+	int32_t disp = (int32_t)act - (int32_t)(at + LEA_END);
+
+	sf_memcpy(page + at, stub_code, sizeof stub_code);
+	sf_memcpy(page + at + 8, &disp, sizeof disp);
+}
+
+/* Maps the guard page with the two stubs, act being the handler's action,
+ * and installs act through its stub.  0, or -errno: the address is taken
+ * (MAP_FIXED_NOREPLACE), or the call failed. */
+long sf_guard_handler(const struct sf_ksigaction *act)
+{
+	static const struct sf_ksigaction dfl = { (void *)SIG_DFL, SA_RESTORER,
+						  (void *)sf_restorer_plain, 0 };
+	unsigned char *page = (unsigned char *)GUARD_PAGE;
 	long r = sf_sys(SYS_mmap, (long)GUARD_PAGE, 4096, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
 	if (sf_is_err(r) || (unsigned long)r != GUARD_PAGE)
-		return sf_is_err(r) ? (int)r : -EEXIST;
-	sf_memcpy((void *)GUARD_PAGE, guard_stub, sizeof guard_stub);
+		return sf_is_err(r) ? r : -EEXIST;
+	guard_stub(page, 0, GUARD_ACT);
+	guard_stub(page, GUARD_STUB_DFL, GUARD_DFL);
+	sf_memcpy(page + GUARD_ACT, act, sizeof *act);
+	sf_memcpy(page + GUARD_DFL, &dfl, sizeof dfl);
 	r = sf_sys(SYS_mprotect, (long)GUARD_PAGE, 4096, PROT_READ | PROT_EXEC, 0, 0, 0);
-	if (r == 0)
-		guard_mapped = 1;
-	return (int)r;
+	if (r < 0)
+		return r;
+	guard_mapped = 1;
+	return ((long (*)(void))GUARD_PAGE)();
 }
 
-/* rt_sigaction through the stub when it is there. */
-long sf_guarded_sigaction(int sig, const void *act, void *oact)
+/* SIGSYS back to SIG_DFL (to die of a SIGSYS that is not ours, as the
+ * program asked); without the page, directly. */
+long sf_guard_default(void)
 {
+	static const struct sf_ksigaction dfl = { (void *)SIG_DFL, SA_RESTORER,
+						  (void *)sf_restorer_plain, 0 };
+
 	if (!guard_mapped)
-		return sf_sys(SYS_rt_sigaction, sig, (long)act, (long)oact, 8, 0, 0);
-	return ((long (*)(long, long, long, long))GUARD_PAGE)(sig, (long)act, (long)oact, 8);
+		return sf_sys(SYS_rt_sigaction, SIGSYS, (long)&dfl, 0, 8, 0, 0);
+	return ((long (*)(void))(GUARD_PAGE + GUARD_STUB_DFL))();
+}
+
+/* Whether an earlier image's guard is in force here (an image exec'd in
+ * trusted mode): it answers a raw rt_sigaction(SIGSYS) from outside the
+ * page and changes nothing.  In a first image the probe takes effect and
+ * is undone (old: the disposition before it). */
+int sf_guard_inherited(const struct sf_ksigaction *old)
+{
+	static const struct sf_ksigaction probe = { (void *)SIG_IGN, SA_RESTORER,
+						    (void *)GUARD_PAGE, 0 };
+	struct sf_ksigaction now;
+
+	sf_sys(SYS_rt_sigaction, SIGSYS, (long)&probe, 0, 8, 0, 0);
+	if (sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&now, 8, 0, 0) < 0)
+		return 0;
+	if (now.handler != probe.handler || now.restorer != probe.restorer)
+		return 1;
+	sf_sys(SYS_rt_sigaction, SIGSYS, (long)old, 0, 8, 0, 0);
+	return 0;
 }
 
 #define LD(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
 #define JNE(k, skip) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 0, (skip))
 #define RET(k) BPF_STMT(BPF_RET | BPF_K, (k))
 
+/* rt_sigaction(SIGSYS, act != NULL) from outside the guard page: done,
+ * nothing changed.  Every other call passes; the path of any syscall but
+ * rt_sigaction reads only nr and arch, so the kernel caches it. */
 int sf_guard_install(void)
 {
 	/* Offsets in struct seccomp_data: nr 0, arch 4, ip 8, args 16. */
 	struct sock_filter prog[] = {
-		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 12),
-		/* 2 */ LD(0), JNE(SYS_rt_sigaction, 10),
-		/* 4 */ LD(16), JNE(SIGSYS, 8),       /* sig: an int, low half */
+		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 13),
+		/* 2 */ LD(0), JNE(SYS_rt_sigaction, 11),
+		/* 4 */ LD(16), JNE(SIGSYS, 9),       /* sig: an int, low half */
 		/* 6 */ LD(24), JNE(0, 2),            /* act, low half */
-		/* 8 */ LD(28), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 4, 0), /* act == NULL */
-		/* 10 */ LD(8), JNE((uint32_t)GUARD_IP, 3),
-		/* 12 */ LD(12), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(GUARD_IP >> 32), 0, 1),
-		/* 14 */ RET(SECCOMP_RET_ALLOW),
-		/* 15 */ RET(SECCOMP_RET_KILL_PROCESS),
+		/* 8 */ LD(28), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 5, 0), /* act == NULL */
+		/* 10 */ LD(12), JNE((uint32_t)(GUARD_PAGE >> 32), 4),
+		/* 12 */ LD(8), BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~0xfffu),
+		/* 14 */ JNE((uint32_t)GUARD_PAGE, 1),
+		/* 15 */ RET(SECCOMP_RET_ALLOW),
+		/* 16 */ RET(SECCOMP_RET_ERRNO | 0),
 	};
 
 	if (!guard_mapped)
@@ -125,7 +186,11 @@ int sf_trusted_compile(const struct sf_policy *p, int all_threads,
  * thread only: the exec ends the others. */
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err)
 {
-	unsigned long flags = prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0;
+	/* FLAG_LOG: a trap is written to the kernel's audit log too, the only
+	 * report when the program blocked SIGSYS (the kernel then kills at
+	 * once, our handler never runs). */
+	unsigned long flags = SECCOMP_FILTER_FLAG_LOG |
+			      (prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0);
 	long r = install(prog->insns, prog->len, flags);
 
 	if (r < 0 && !err->text[0]) {

@@ -30,6 +30,13 @@ filtered() {
 	LD_PRELOAD=$LIB SECFILTER_POLICY=$policy "$@"
 }
 
+# filtered_trusted POLICY CMD...: the same in trusted mode, started the
+# documented way: the library as an audit module (and preloaded).
+filtered_trusted() {
+	local policy=$1; shift
+	LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY=$policy "$@"
+}
+
 # ---- libsecfilter.so (t_lib_*) ----
 PROBE=$PROGS/lib_probe
 

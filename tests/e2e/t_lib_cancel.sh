@@ -17,7 +17,7 @@ for m in read nanosleep fifo lock sem pause select; do
 		case $how in
 		enforcing) filtered '*: 1' timeout 10 "$P" $m ;;
 		inert) LD_PRELOAD=$LIB timeout 10 "$P" $m ;;
-		trusted) SECFILTER_MODE=trusted filtered '*: 1' timeout 10 "$P" $m ;;
+		trusted) filtered_trusted '*: 1' timeout 10 "$P" $m ;;
 		esac >got 2>&1
 		echo "status $?" >>got
 		cmp -s ref got || { diff ref got >&2; fail "$m ($how): differs from an unfiltered run"; }

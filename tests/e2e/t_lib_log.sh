@@ -4,7 +4,7 @@
 # them all and gives the lines that let them run.
 . "$TOP/tests/e2e/lib.sh"
 
-env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; write: fd == 1' SECFILTER_ACTION=log \
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; io_uring_setup: 0; write: fd == 1' SECFILTER_ACTION=log \
 	"$PROBE" wrapper syscall stdio raw thread >log.out 2>log.err
 [ $? -eq 0 ] || fail "log mode: status $?"
 expect_grep '^main done$' log.out
@@ -53,7 +53,7 @@ env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; getpriority: 0' SECFILTER_ACTION=l
 expect_grep '^static after$' st.out
 echo "ok log mode: an exec'd static binary runs on"
 
-env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; getppid: 0' SECFILTER_ACTION=log SECFILTER_MODE=trusted \
+SECFILTER_ACTION=log filtered_trusted '*: 1; getppid: 0' \
 	"$PROBE" getppid raw >tr.out 2>tr.err
 [ $? -eq 0 ] || { cat tr.err >&2; fail "log mode, trusted: status $?"; }
 expect_grep '^main done$' tr.out

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# libsecfilter.so, SECFILTER_MODE=trusted: the policy as a kernel filter;
+# libsecfilter.so, SECFILTER_MODE=trusted: the policy as a kernel filter,
+# installed from la_version when rtld loads the library as an audit module;
 # the library's SIGSYS handler reports and kills.
 . "$TOP/tests/e2e/lib.sh"
 
-trusted() {
-	local policy=$1; shift
-	env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" "$@"
-}
+trusted() { filtered_trusted "$@"; }
 
 trusted '*: 1; getppid: 0' "$PROBE" out hello >ok.out 2>ok.err || fail "allowed run failed"
 expect_grep '^hello$' ok.out
@@ -48,18 +46,19 @@ echo "ok SIGSYS handler kept"
 
 # When the policy denies the report's own write, the process still dies
 # (the kernel kills it): no report can be written.
-trusted '*: 1; write: fd == 1' "$PROBE" wrapper >d.out 2>d.err; st=$?
+trusted '*: 1; io_uring_setup: 0; write: fd == 1' "$PROBE" wrapper >d.out 2>d.err; st=$?
 [ "$st" -eq 137 ] || [ "$st" -eq 159 ] || fail "expected death, got $st"
 expect_no_grep '^wrapper$' d.err
 echo "ok write denied: killed without a report (status $st)"
 
 # A raw rt_sigaction(SIGSYS) cannot take the handler away: the guard filter
-# kills the process (SIGSYS); through syscall() it is shadowed.
+# answers "done" and changes nothing (through syscall() it is shadowed);
+# the next violation is still reported and killed.
 cat >rawsig.c <<'C'
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-static void h(int s) { (void)s; }
+static void h(int s) { (void)s; write(1, "caught\n", 7); }
 int main(void)
 {
 	struct { void *h; unsigned long f; void *r; unsigned long m; } k = { (void *)h, 0x04000000, 0, 0 };
@@ -69,16 +68,71 @@ int main(void)
 	write(1, "shadowed\n", 9);
 	__asm__ volatile("syscall" : "=a"(r) : "0"(13L), "D"(31L), "S"(&k), "d"(0L), "r"(r10)
 			 : "rcx", "r11", "memory");
-	write(1, "replaced\n", 9);
+	if (r == 0)
+		write(1, "answered\n", 9);
+	getppid();
+	write(1, "survived\n", 9);
 	return 0;
 }
 C
 cc -o rawsig rawsig.c
-trusted '*: 1' ./rawsig >g.out 2>g.err
-[ $? -eq 159 ] || fail "raw rt_sigaction(SIGSYS) was not killed"
+trusted '*: 1; getppid: 0' ./rawsig >g.out 2>g.err
+expect_sigkill $?
 expect_grep '^shadowed$' g.out
-expect_no_grep '^replaced$' g.out
-echo "ok raw rt_sigaction(SIGSYS) killed by the guard"
+expect_grep '^answered$' g.out
+expect_no_grep '^(caught|survived)$' g.out
+expect_report g.err getppid 'not in the allowed set'
+echo "ok raw rt_sigaction(SIGSYS) answered by the guard, the handler kept"
+
+# The library as an audit module alone, no preload: the same filter and
+# handler; the program's sigaction(SIGSYS) through libc is a raw call too.
+env LD_AUDIT="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='*: 1; getppid: 0' \
+	"$PROBE" out alone sigsys getppid >a.out 2>a.err
+expect_sigkill $?
+expect_grep '^alone$' a.out
+expect_report a.err getppid 'not in the allowed set'
+echo "ok LD_AUDIT alone"
+
+# LD_PRELOAD alone cannot filter from the start: refused before main.
+env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='*: 1' "$PROBE" out ran >r.out 2>r.err
+[ $? -eq 125 ] || fail "trusted mode through LD_PRELOAD alone was not refused"
+expect_no_grep '^ran$' r.out
+expect_grep "LD_AUDIT=$LIB" r.err
+expect_grep 'secfilter run --trusted' r.err
+# ... not even a deferred policy's image: the exec'd one gets LD_AUDIT
+env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='on_next_syscall: 1; *: 1; getppid: 0' \
+	"$PROBE" out first vfork "$PROBE" out second getppid >n.out 2>n.err
+expect_grep '^vfork signal 9$' n.out
+expect_grep '^second$' n.out
+expect_report n.err getppid 'not in the allowed set'
+echo "ok LD_PRELOAD alone refused; a deferred policy starts through LD_AUDIT"
+
+# A violation while the program blocks SIGSYS (raw calls, which no wrapper
+# sees): the kernel kills at once (SIGSYS), without the library's report;
+# its audit log has one (the filter has SECCOMP_FILTER_FLAG_LOG).
+cat >blocked.c <<'C'
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(void)
+{
+	unsigned long set = 1ul << (SIGSYS - 1);
+	register long r10 __asm__("r10") = 8;
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "0"(14L), "D"(SIG_BLOCK), "S"(&set), "d"(0L), "r"(r10)
+			 : "rcx", "r11", "memory");
+	write(1, "blocked\n", 8);
+	__asm__ volatile("syscall" : "=a"(r) : "0"(110L) : "rcx", "r11", "memory");
+	write(1, "survived\n", 9);
+	return 0;
+}
+C
+cc -o blocked blocked.c
+trusted '*: 1; getppid: 0' ./blocked >b.out 2>b.err
+[ $? -eq 159 ] || fail "a violation with SIGSYS blocked did not kill with SIGSYS"
+expect_grep '^blocked$' b.out
+expect_no_grep '^survived$' b.out
+echo "ok SIGSYS blocked: killed by the kernel"
 
 # An image exec'd in trusted mode inherits the filters, installs its own
 # handler (through the guard's stub) and reports.
