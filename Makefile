@@ -51,7 +51,8 @@ PROGS := $(patsubst tests/progs/%.c,$(B)/progs/%,$(wildcard tests/progs/*.c))
 # objects lib_*.so.
 ESCAPES := $(patsubst tests/escape/%.c,$(B)/escape/%,$(wildcard tests/escape/a_*.c)) \
 	$(patsubst tests/escape/%.c,$(B)/escape/%.so,$(wildcard tests/escape/lib_*.c)) \
-	$(B)/escape/h_interp $(B)/escape/h_interp_user
+	$(B)/escape/h_interp $(B)/escape/h_interp_user \
+	$(B)/escape/fakelibs/libunwind.so.8 $(B)/escape/fakelibc/libc.so.6
 
 # The version has one home, tools/secfilter.h; the library's ABI version
 # is its SONAME's number, raised only when the API breaks.
@@ -198,9 +199,35 @@ $(B)/escape/h_interp_user: tests/escape/h_interp_user.c $(B)/escape/h_interp
 # the library might call.
 $(B)/escape/%: tests/escape/%.c tests/escape/escape.h preload/secfilter.h
 	@mkdir -p $(@D)
-	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -Ipreload -rdynamic -o $@ $< -lpthread -ldl
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -Ipreload -rdynamic -o $@ $< -lpthread -ldl $(ESCAPE_LINK_$*)
 
 escapes: $(ESCAPES)
+
+# Attempts on what the loader runs before main: libraries of the program's
+# own found on its RPATH/RUNPATH, fakes of what the secfilter library loads.
+ESCAPE_LINK_a_needed_ctor_rpath = -L$(B)/escape -l:lib_ctor.so -Wl,--disable-new-dtags,-rpath,'$$ORIGIN'
+ESCAPE_LINK_a_needed_ctor_runpath = -L$(B)/escape -l:lib_ctor.so -Wl,--enable-new-dtags,-rpath,'$$ORIGIN'
+ESCAPE_LINK_a_needed_ifunc = -L$(B)/escape -l:lib_ifunc.so -Wl,--enable-new-dtags,-rpath,'$$ORIGIN' -Wl,-z,now
+ESCAPE_LINK_a_fake_libunwind_rpath = -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/fakelibs'
+ESCAPE_LINK_a_fake_libc_runpath = -Wl,--enable-new-dtags,-rpath,'$$ORIGIN/fakelibc'
+$(B)/escape/a_needed_ctor_rpath $(B)/escape/a_needed_ctor_runpath: $(B)/escape/lib_ctor.so
+$(B)/escape/a_needed_ifunc: $(B)/escape/lib_ifunc.so
+$(B)/escape/a_fake_libc_runpath: $(B)/escape/fakelibc/libc.so.6
+$(B)/escape/a_uring_refused $(B)/escape/a_uring_denied $(B)/escape/a_uring_named: tests/escape/ring.h
+
+$(B)/escape/fakelibs/libunwind.so.8: tests/escape/fake_libunwind.c tests/escape/escape.h
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -shared -fPIC -nostdlib -o $@ $<
+
+# A copy of libc that also loads fake_marker.so (by absolute path).
+$(B)/escape/fakelibc/libc.so.6: $(B)/escape/fakelibc/fake_marker.so
+	cp $(LIBC_PATH) $@.tmp
+	patchelf --add-needed $(abspath $<) $@.tmp
+	mv $@.tmp $@
+
+$(B)/escape/fakelibc/fake_marker.so: tests/escape/fake_marker.c tests/escape/escape.h
+	@mkdir -p $(@D)
+	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -shared -fPIC -nostdlib -o $@ $<
 
 check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES) $(GO_PROBE)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done

@@ -175,6 +175,30 @@ static inline long gadget_syscall(void *gadget, long nr, long a, long b, long c,
 			 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), [g] "r"(gadget)
 			 : "rcx", "r11", "r8", "r9", "memory");
 	return ret;
+
+/* Code that runs before main (a constructor, an IFUNC resolver, a
+ * preinit function) and has no argv of its own: the marker is argv[1] of
+ * /proc/self/cmdline.  Raw calls: libc may not be ready, nor allowed. */
+static inline int marker_from_cmdline(char *buf, size_t cap)
+{
+	char raw[4096];
+	long fd = raw_syscall(SYS_openat, AT_FDCWD, (long)"/proc/self/cmdline",
+			      O_RDONLY, 0, 0, 0), n, i = 0, k = 0;
+
+	if (fd < 0)
+		return -1;
+	n = raw_syscall(SYS_read, fd, (long)raw, sizeof raw - 1, 0, 0, 0);
+	raw_syscall(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (n <= 0)
+		return -1;
+	raw[n] = '\0';
+	while (i < n && raw[i]) /* skip argv[0] */
+		i++;
+	for (i++; i < n && raw[i] && k + 1 < (long)cap; i++)
+		buf[k++] = raw[i];
+	buf[k] = '\0';
+	return k ? 0 : -1;
+}
 }
 
 #endif

@@ -5,8 +5,9 @@
 # The marker existing afterwards means the attempt escaped.
 #
 # Each attempt runs in the three ways of starting trusted and untrusted
-# enforcement, under the policy
-#     *: 1; openat: !(flags & O_CREAT); open: !(flags & O_CREAT); creat: 0
+# enforcement (LD_PRELOAD; trusted mode as the README starts it, LD_AUDIT
+# and LD_PRELOAD; secfilter run --trusted), under the policy
+#     *: 1; io_uring_setup: 0; openat: !(flags & O_CREAT); open: !(flags & O_CREAT); creat: 0
 # unless its header names another.  The header of a_NAME.c:
 #     // escape: what it tries, in one line (the table's row)
 #     // expect: interpose=E trusted=E run=E      E: stop | limit | known | skip
@@ -44,9 +45,11 @@ LIB=$B/libsecfilter.so
 SECFILTER=$B/secfilter
 export ESCAPE_DIR=$B/escape
 pattern=${1:-}
-default_policy='*: 1; openat: !(flags & O_CREAT); open: !(flags & O_CREAT); creat: 0'
+# io_uring_setup: 0, or the policy is refused (a ring's IORING_OP_OPENAT
+# would create the file unchecked): see a_uring_*.
+default_policy='*: 1; io_uring_setup: 0; openat: !(flags & O_CREAT); open: !(flags & O_CREAT); creat: 0'
 modes=(interpose trusted run)
-heads=("interpose" "SECFILTER_MODE=trusted" "run --trusted")
+heads=("interpose" "LD_AUDIT trusted" "run --trusted")
 
 header() { sed -n "s|^// $2: *||p" "$1" | head -1; }
 
@@ -58,8 +61,8 @@ start() {
 	# shellcheck disable=SC2086 # envs is a word list
 	case $mode in
 	interpose) timeout 30 env LD_PRELOAD="$LIB" SECFILTER_POLICY="$policy" $envs "$@" ;;
-	trusted) timeout 30 env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" \
-		$envs "$@" ;;
+	trusted) timeout 30 env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_MODE=trusted \
+		SECFILTER_POLICY="$policy" $envs "$@" ;;
 	run) timeout 30 env $envs "$SECFILTER" run --trusted -e "$policy" -- "$@" ;;
 	plain) timeout 30 env $envs "$@" ;;
 	esac

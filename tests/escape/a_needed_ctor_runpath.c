@@ -1,0 +1,11 @@
+// escape: a constructor of the program's own library (DT_NEEDED, DT_RUNPATH)
+// expect: interpose=limit trusted=stop run=stop
+/* Linked with lib_ctor.so, found through DT_RUNPATH=$ORIGIN (Makefile). */
+#include "escape.h"
+
+int lib_ctor_anchor(void);
+
+int main(void)
+{
+	return lib_ctor_anchor();
+}
