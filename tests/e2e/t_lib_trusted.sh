@@ -149,3 +149,18 @@ trusted '*: 1; getpriority: 0' sh -c "exec ./prio" >p.out 2>p.err
 expect_sigkill $?
 expect_report p.err getpriority 'not in the allowed set'
 echo "ok exec'd image in trusted mode reports"
+
+# The environment an image is exec'd with cannot widen the policy: a wider
+# SECFILTER_POLICY is what the library there reads, but the inherited
+# filter still denies, and the report says whose rule it was; without
+# LD_AUDIT the image runs without the library, killed by the kernel.
+trusted '*: 1; getppid: 0' env SECFILTER_POLICY='*: 1' "$PROBE" out wider getppid >w.out 2>w.err
+expect_sigkill $?
+expect_grep '^wider$' w.out
+# (the wrapper allowed the call, so the kernel trapped it in the library)
+expect_grep '^lib_probe\[[0-9]+\]: system call 110 \(sys_getppid\) blocked at ip:[0-9a-f]+$' w.err
+expect_grep '^    rule: denied by a filter installed before this image$' w.err
+trusted '*: 1; getppid: 0' env -u LD_AUDIT -u LD_PRELOAD "$PROBE" out bare getppid >u.out 2>u.err
+[ $? -eq 159 ] || fail "an image without the library was not killed by the kernel"
+expect_grep '^bare$' u.out
+echo "ok an exec'd image keeps the inherited filter whatever its environment"
