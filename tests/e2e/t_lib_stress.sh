@@ -14,13 +14,13 @@ start() {
 	local mode=$1 policy=$2; shift 2
 	case $mode in
 	interpose) env LD_PRELOAD="$LIB" SECFILTER_POLICY="$policy" "$@" ;;
-	trusted) env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" "$@" ;;
+	trusted) env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" "$@" ;;
 	esac
 }
 
 for mode in interpose trusted; do
 	rm -f log
-	SECFILTER_LOG=$SCRATCH/log start $mode '*: 1' timeout 120 "$P" records > out 2>&1
+	SECFILTER_LOG=$SCRATCH/log start $mode '*: 1; io_uring_setup: 0' timeout 120 "$P" records > out 2>&1
 	st=$?
 	cat out
 	[ $st -eq 0 ] || { cat log >&2 2>/dev/null; fail "$mode: status $st"; }
@@ -46,7 +46,7 @@ done
 # The negative control: the epoch is set before the final apply, so the
 # workers' probes of epoch 1 complete; the check must see them (status 3).
 for mode in interpose trusted; do
-	SECFILTER_LOG=$SCRATCH/log2 start $mode '*: 1' timeout 60 "$P" records2 100000 --early > out 2>&1
+	SECFILTER_LOG=$SCRATCH/log2 start $mode '*: 1; io_uring_setup: 0' timeout 60 "$P" records2 100000 --early > out 2>&1
 	st=$?
 	[ $st -eq 3 ] || { cat out >&2; fail "$mode --early: status $st, expected 3"; }
 	expect_grep '^violation: [1-9][0-9]* calls the narrowed policy forbids' out
