@@ -105,6 +105,15 @@ env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='on_next_syscall: 
 expect_grep '^vfork signal 9$' n.out
 expect_grep '^second$' n.out
 expect_report n.err getppid 'not in the allowed set'
+# LD_AUDIT naming another build: the preloaded copy cannot delegate to it.
+objcopy -O binary --only-section=.note.gnu.build-id "$LIB" id.bin &&
+	python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-1] ^= 0xff
+open(sys.argv[1], "wb").write(b)' id.bin &&
+	objcopy --update-section .note.gnu.build-id=id.bin "$LIB" other.so || fail "objcopy"
+env LD_AUDIT="$SCRATCH/other.so" LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='*: 1' \
+	"$PROBE" out ran >o.out 2>o.err
+[ $? -eq 125 ] || fail "LD_AUDIT naming another build was not refused"
+expect_grep 'LD_AUDIT is set, but names no loadable copy of this build' o.err
 echo "ok LD_PRELOAD alone refused; a deferred policy starts through LD_AUDIT"
 
 # A violation while the program blocks SIGSYS (raw calls, which no wrapper
