@@ -105,6 +105,11 @@ env LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='on_next_syscall: 
 expect_grep '^vfork signal 9$' n.out
 expect_grep '^second$' n.out
 expect_report n.err getppid 'not in the allowed set'
+# LD_AUDIT alone in interposition mode (the default): nothing would filter.
+env LD_AUDIT="$LIB" SECFILTER_POLICY='*: 1' "$PROBE" out ran >i.out 2>i.err
+[ $? -eq 125 ] || fail "LD_AUDIT alone in interposition mode was not refused"
+expect_no_grep '^ran$' i.out
+expect_grep 'needs the library in LD_PRELOAD' i.err
 # LD_AUDIT naming another build: the preloaded copy cannot delegate to it.
 objcopy -O binary --only-section=.note.gnu.build-id "$LIB" id.bin &&
 	python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-1] ^= 0xff
