@@ -178,3 +178,16 @@ trusted '*: 1; getppid: 0' env -u LD_AUDIT -u LD_PRELOAD "$PROBE" out bare getpp
 [ $? -eq 159 ] || fail "an image without the library was not killed by the kernel"
 expect_grep '^bare$' u.out
 echo "ok an exec'd image keeps the inherited filter whatever its environment"
+
+# A policy that denies the library's own calls (the state mapping's
+# memfd_create, prctl and seccomp for another filter): an exec'd image,
+# which starts under the inherited filter, skips them instead of dying;
+# a narrowing that cannot be installed is refused (ENOSYS), not killed.
+trusted '*: 1; memfd_create: 0; prctl: 0; seccomp: 0; getppid: 0' \
+	env "$PROBE" out started apply 'getpid: 0' getppid >m.out 2>m.err
+expect_sigkill $?
+expect_grep '^started$' m.out
+expect_grep '^apply -1 ENOSYS$' m.out
+expect_grep 'denies prctl or seccomp' m.out
+expect_grep '^(lib_probe|\?)\[[0-9]+\]: system call 110 \(sys_getppid\) blocked' m.err  # comm needs prctl
+echo "ok an exec'd image under a policy denying the library's own calls"
