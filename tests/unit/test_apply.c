@@ -16,7 +16,8 @@
 #include "tsupport.h"
 
 enum { READ = 0, WRITE = 1, OPEN = 2, CLOSE = 3, GETPID = 39, SOCKET = 41, CONNECT = 42,
-       PTRACE = 101, GETPPID = 110, EXIT_GROUP = 231, OPENAT = 257, CLONE3 = 435 };
+       PTRACE = 101, GETPPID = 110, EXIT_GROUP = 231, OPENAT = 257, IO_URING_SETUP = 425,
+       CLONE3 = 435 };
 enum { EPERM_ = 1, EBADF_ = 9, EACCES_ = 13, ENOSYS_ = 38 };
 
 static void whole_or_nothing(void **state)
@@ -290,7 +291,8 @@ static void narrowing_with_actions(void **state)
 	struct sf_policy *cur;
 
 	(void)state;
-	cur = t_parse(NULL, "*: 1; read: return EPERM; write: fd == 1; close: fd == 1 else return EBADF");
+	cur = t_parse(NULL, "*: 1; io_uring_setup: 0; read: return EPERM; write: fd == 1; "
+			    "close: fd == 1 else return EBADF");
 	expect_narrowing(cur, "open: return EACCES");        /* run -> errno */
 	expect_narrowing(cur, "read: return EACCES");        /* errno -> errno */
 	expect_narrowing(cur, "read: 0");                    /* errno -> kill */
@@ -393,10 +395,13 @@ static void tree_without_text(void **state)
 	r.what = SF_R_GROUP, r.nr = (uint16_t)(sf_group_lookup("@aio", 4) - sf_groups);
 	r.rhs = SF_RHS_ALLOW;
 	assert_int_equal(sf_ast_rule(&ast, &r), 0);
+	/* @aio has io_uring_setup: a rule of its own says what rings may do */
+	r.what = SF_R_SYSCALL, r.nr = IO_URING_SETUP, r.rhs = SF_RHS_ALLOW;
+	assert_int_equal(sf_ast_rule(&ast, &r), 0);
 	memset(&err, 0, sizeof err);
 	assert_int_equal(sf_policy_apply_ast(NULL, &ast, &p, &err), 0);
 	want = t_parse(NULL, "read: fd == 0 || fd == 1 || !(count > 10) else return EBADF\n"
-			     "default: return EPERM; clone3: return ENOSYS; @aio: 1");
+			     "default: return EPERM; clone3: return ENOSYS; @aio: 1; io_uring_setup: 1");
 	assert_string_equal(t_print(p), t_print(want));
 	assert_string_equal(sf_filter_source(p, &p->filters[0]), "profile.json");
 	assert_int_equal(p->filters[0].line, 3);

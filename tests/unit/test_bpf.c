@@ -400,7 +400,8 @@ static void allowed_with_1_is_cacheable(void **state)
 		"read: 1; write: fd == 1; exit_group: 1; lseek: offset > 0 || whence == 2",
 		"read: fd >= 0; getpid: 1",
 		"open: mode & 0xffff || mode == 0; openat: dfd < 0; uname: 1",
-		"default: return EPERM; *: 1; clone3: return ENOSYS; write: fd == 1 else return EBADF",
+		"default: return EPERM; *: 1; io_uring_setup: 0; clone3: return ENOSYS; "
+		"write: fd == 1 else return EBADF",
 		"default: trap; read: 1; getppid: return 4095; @file-system: return EACCES; close: 1",
 		"default: log; *: return EPERM; read: 1; write: fd in 3",
 	};

@@ -54,6 +54,30 @@ static void naming_io_uring_setup_accepts_it(void **state)
 	sf_policy_free(p);
 }
 
+/* Language v2: an errno is a restriction too, a group is not a rule of
+ * io_uring_setup's own, and io_uring_setup returning an errno makes no
+ * ring. */
+static void actions_and_groups(void **state)
+{
+	struct sf_error e;
+
+	(void)state;
+	e = t_parse_error(NULL, "*: 1; read: return EPERM");
+	assert_non_null(strstr(e.text, "IORING_OP_READ does"));
+	/* everything not in S is restricted: here write, first by number */
+	e = t_parse_error(NULL, "@aio: 1; read: 1; openat: flags == 0");
+	assert_non_null(strstr(e.text, "sys_write is restricted, but io_uring_setup is allowed"));
+	e = t_parse_error(NULL, "@system-service: 1; @network-io: 0");
+	assert_non_null(strstr(e.text, "IORING_OP_SOCKET"));
+	sf_policy_free(t_parse(NULL, "@system-service: 1"));
+	e = t_parse_error(NULL, "*: 1; @file-system: return EACCES");
+	assert_int_equal(e.code, -EINVAL);
+	assert_int_equal(e.col, 7); /* at the group that restricted it */
+	sf_policy_free(t_parse(NULL, "@aio: 1; io_uring_setup: 1; read: 1; openat: flags == 0"));
+	sf_policy_free(t_parse(NULL, "*: return EPERM; read: 1; openat: 0"));
+	sf_policy_free(t_parse(NULL, "*: 1; io_uring_setup: return ENOSYS; openat: 0"));
+}
+
 /* The running policy's word on io_uring_setup holds for later narrowings;
  * a narrowing of a policy that never named it is refused (EINVAL from
  * secfilter_apply). */
@@ -110,6 +134,7 @@ int main(void)
 		cmocka_unit_test(restricting_a_ring_call_is_refused),
 		cmocka_unit_test(naming_io_uring_setup_accepts_it),
 		cmocka_unit_test(narrowings_keep_the_naming),
+		cmocka_unit_test(actions_and_groups),
 		cmocka_unit_test(every_call_of_the_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
