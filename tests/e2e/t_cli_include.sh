@@ -44,7 +44,7 @@ echo "ok run and the library follow includes, relative to the path as given"
 
 # a report names the included file and line of the rule that denied
 cat >other/deny.conf <<'P'
-
+io_uring_setup: 0
 write: fd == 1
 P
 "$SECFILTER" run -p pol/main.conf -- cat /nonexistent 2>r.err
