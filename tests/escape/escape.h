@@ -175,6 +175,7 @@ static inline long gadget_syscall(void *gadget, long nr, long a, long b, long c,
 			 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), [g] "r"(gadget)
 			 : "rcx", "r11", "r8", "r9", "memory");
 	return ret;
+}
 
 /* Code that runs before main (a constructor, an IFUNC resolver, a
  * preinit function) and has no argv of its own: the marker is argv[1] of
@@ -198,7 +199,6 @@ static inline int marker_from_cmdline(char *buf, size_t cap)
 		buf[k++] = raw[i];
 	buf[k] = '\0';
 	return k ? 0 : -1;
-}
 }
 
 #endif
