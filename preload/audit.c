@@ -21,7 +21,6 @@
  * table and state written into its .bss before its first instruction
  * runs, so that its wrappers, its API and its shadow of SIGSYS agree with
  * the authority from the start (sf.h, struct sf_authority). */
-#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 
@@ -91,16 +90,29 @@ static int same_build(const ElfW(Ehdr) *eh, uintptr_t bias)
 #define IN_COPY(map, var) \
 	((__typeof__(&(var)))((map)->l_addr + ((uintptr_t)&(var) - (uintptr_t)&__ehdr_start)))
 
+/* Whether the file's name is one of ours (libsecfilter.so, .so.1...): only
+ * then is its ELF header looked for at l_addr, where the library, linked
+ * from address 0, has it (another object's first segment may start
+ * elsewhere).  A copy renamed otherwise is not handed off: its constructor
+ * then refuses. */
+static int our_name(const char *path)
+{
+	static const char base[] = "libsecfilter.so";
+	const char *s, *name = path;
+	unsigned i;
+
+	for (s = path; s && *s; s++)
+		if (*s == '/')
+			name = s + 1;
+	for (i = 0; name && base[i] && name[i] == base[i]; i++)
+		;
+	return name && !base[i];
+}
+
 static void hand_off(struct link_map *map)
 {
-	Dl_info di;
-
-	/* The mapping's start, where its ELF header is (l_addr is only the
-	 * offset of its addresses), without a system call: the filter is on. */
-	if (!dladdr((void *)map->l_ld, &di) || !di.dli_fbase ||
-	    di.dli_fbase == (const void *)&__ehdr_start ||
-	    (uintptr_t)di.dli_fbase != map->l_addr ||
-	    !same_build((const ElfW(Ehdr) *)di.dli_fbase, map->l_addr))
+	if (!map->l_addr || map->l_addr == (uintptr_t)&__ehdr_start || !our_name(map->l_name) ||
+	    !same_build((const ElfW(Ehdr) *)map->l_addr, map->l_addr))
 		return;
 	*IN_COPY(map, sf_cfg) = sf_cfg;
 	*IN_COPY(map, sf_cur) = sf_cur;

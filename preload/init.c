@@ -6,7 +6,6 @@
  * library stays inert.  Any error is printed and the process exits with
  * 125 before the program runs: a program asked to be filtered never runs
  * unfiltered. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -215,23 +214,76 @@ static char *read_policy_file(const char *path, size_t *len, size_t *cap)
 /* LD_PRELOAD may name the library relatively; exec needs a path that
  * still works from another directory.  The name is the loader's (objs.c):
  * dladdr would be the program's, if it exports one, and so would be the
- * library an exec'd image preloads.  The copy rtld loads for LD_AUDIT is
- * not on the program's list; it asks its own libc's dladdr, which the
- * program cannot answer (its symbols are not in that namespace). */
+ * library an exec'd image preloads. */
+static uint64_t hex(const char **s)
+{
+	uint64_t v = 0;
+
+	for (;; (*s)++) {
+		char c = **s;
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/* The file mapped at addr, from /proc/self/maps (absolute, as the kernel
+ * names it), into buf; NULL if not found. */
+static const char *mapped_file(uintptr_t addr, char *buf, size_t cap)
+{
+	size_t size = 256 << 10, n = 0;
+	char *maps = sf_pages(size);
+	const char *line, *found = NULL;
+	long fd, r;
+
+	if (!maps)
+		return NULL;
+	fd = sf_sys(SYS_openat, AT_FDCWD, (long)"/proc/self/maps", O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	while (fd >= 0 && n + 1 < size &&
+	       (r = sf_sys(SYS_read, fd, (long)(maps + n), (long)(size - 1 - n), 0, 0, 0)) > 0)
+		n += (size_t)r;
+	if (fd >= 0)
+		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	maps[n] = '\0';
+	for (line = maps; *line && !found; ) {
+		const char *s = line, *path;
+		uint64_t lo = hex(&s), hi = (*s == '-' ? s++, hex(&s) : 0);
+		size_t k = 0;
+		for (path = s; *path && *path != '\n' && *path != '/'; path++)
+			;
+		if (addr >= lo && addr < hi && *path == '/') {
+			while (path[k] && path[k] != '\n' && k + 1 < cap) {
+				buf[k] = path[k];
+				k++;
+			}
+			buf[k] = '\0';
+			found = buf;
+		}
+		while (*line && *line != '\n')
+			line++;
+		if (*line)
+			line++;
+	}
+	sf_unpages(maps, size);
+	return found;
+}
+
 static void resolve_lib_path(int audit)
 {
 	struct sf_obj self;
 	struct sf_buf b = { sf_cfg.lib_path, 0, sizeof sf_cfg.lib_path };
 	const char *name = NULL;
-	char cwd[4096];
-	Dl_info info;
+	char cwd[4096], path[4096];
 
-	if (audit) {
-		if (dladdr((void *)resolve_lib_path, &info))
-			name = info.dli_fname;
-	} else if (sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main) {
+	/* The copy rtld loads for LD_AUDIT is not on the program's list: the
+	 * kernel names its file (before the filter). */
+	if (audit)
+		name = mapped_file((uintptr_t)resolve_lib_path, path, sizeof path);
+	else if (sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main)
 		name = self.name;
-	}
 	if (!name || !name[0])
 		sf_fatal("secfilter: cannot find the library's own path");
 	if (name[0] != '/') {
