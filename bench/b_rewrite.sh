@@ -40,13 +40,14 @@ else
 	echo "b_rewrite: no go (golang-go): the Go rows are skipped" >&2
 fi
 
-POL='*: 1; write: fd == 1 || fd == 2 || fd > 2'
+POL='*: 1; io_uring_setup: 0; write: fd == 1 || fd == 2 || fd > 2'
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-# The kernel filter as the library installs it for SECFILTER_MODE=trusted;
+# The kernel filter as the library installs it for SECFILTER_MODE=trusted
+# (an audit module: LD_AUDIT, with LD_PRELOAD as the README starts it);
 # if that way of starting is refused, as `secfilter run --trusted` does.
 kernel_env=1
-LD_PRELOAD=$LIB SECFILTER_POLICY=$POL SECFILTER_MODE=trusted /bin/true 2>/dev/null || kernel_env=0
+LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_POLICY=$POL SECFILTER_MODE=trusted /bin/true 2>/dev/null || kernel_env=0
 in_cfg() {  # in_cfg CONFIG CMD...
 	local cfg=$1; shift
 	case $cfg in
@@ -55,7 +56,7 @@ in_cfg() {  # in_cfg CONFIG CMD...
 	trapped) LD_PRELOAD=$LIB SECFILTER_POLICY=$POL SECFILTER_REWRITE=0 "$@" ;;
 	kernel)
 		if [ $kernel_env = 1 ]; then
-			LD_PRELOAD=$LIB SECFILTER_POLICY=$POL SECFILTER_MODE=trusted "$@"
+			LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_POLICY=$POL SECFILTER_MODE=trusted "$@"
 		else
 			"$B/secfilter" run --trusted -e "$POL" -- "$@"
 		fi ;;
