@@ -43,6 +43,16 @@ expect_grep '^site_c read 2 2 000$' out
 expect_grep '^site_a rewritten no$' out
 echo "ok sites rewritten, registers kept"
 
+# Trusted mode (the audit module) arms no dispatch: the kernel filter sees
+# every call, there is no trap, and nothing is rewritten.
+env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='*: 1; lseek: fd != 7' \
+	"$P" sites >out 2>err || { cat err >&2; fail "sites, trusted: status $?"; }
+expect_grep '^regs 2 ok$' out
+expect_grep '^site_a rewritten no$' out
+expect_grep '^site_d rewritten no$' out
+expect_grep '^wx mappings 0$' out
+echo "ok trusted mode rewrites nothing"
+
 # No privilege needed, whatever vm.mmap_min_addr says (nothing at 0).
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
