@@ -29,6 +29,7 @@ struct scratch_filter {
 struct scratch {
 	uint8_t pending;
 	uint8_t uring_named; /* a rule named io_uring_setup (see ring_check) */
+	uint8_t uring_waived; /* see ring_check */
 	uint16_t dflt;
 	uint8_t allowed[SF_NR_COUNT];
 	uint16_t ret[SF_NR_COUNT];
@@ -66,6 +67,7 @@ static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 		return 0;
 	s->pending = cur->pending;
 	s->uring_named = cur->uring_named;
+	s->uring_waived = cur->uring_waived;
 	s->dflt = cur->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *r = &cur->sys[nr];
@@ -324,7 +326,12 @@ static int apply_rule(struct scratch *s, const struct applying *a,
  * nothing.  Refused, unless a rule names io_uring_setup itself (`*` and
  * groups do not): then the author has said what rings may do.  A call is
  * restricted when it does not simply run: not in S (the default action),
- * an errno, or filters. */
+ * an errno, or filters.
+ *
+ * That refusal is our language's.  A minijail or OCI policy decides
+ * exactly as minijail and Docker decide it, rings and all: it is taken,
+ * marked (uring_waived, kept by later narrowings), and the tools warn
+ * (sf_policy_uring_warning). */
 static int restricted(const struct scratch *s, unsigned nr)
 {
 	return sf_syscall_by_nr(nr) && (!s->allowed[nr] || s->ret[nr] || s->filters[nr].n);
@@ -357,20 +364,25 @@ static const struct sf_rule *restricting_rule(const struct sf_ast *ast, unsigned
 	return NULL;
 }
 
-static int ring_check(const struct scratch *s, const struct applying *a)
+static int ring_check(struct scratch *s, const struct applying *a)
 {
 	unsigned setup = ring_setup_nr(), nr;
 	const struct sf_uring_op *op = NULL;
 	const struct sf_rule *r;
 	const char *name;
 
-	if (setup >= SF_NR_COUNT || !s->allowed[setup] || s->ret[setup] || s->uring_named)
+	if (setup >= SF_NR_COUNT || !s->allowed[setup] || s->ret[setup] || s->uring_named ||
+	    s->uring_waived)
 		return 0;
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
 		if (restricted(s, nr) && (op = sf_uring_op_for(nr)))
 			break;
 	if (nr == SF_NR_COUNT)
 		return 0;
+	if (a->ast->foreign) {
+		s->uring_waived = 1;
+		return 0;
+	}
 	r = restricting_rule(a->ast, nr);
 	name = sc_name(nr);
 	sf_error_src(a->err, -EINVAL, a->ast, r ? r->src : 0, r ? r->line : 0, r ? r->col : 0,
@@ -380,6 +392,35 @@ static int ring_check(const struct scratch *s, const struct applying *a)
 		     "add 'io_uring_setup: 0', or 'io_uring_setup: 1' to accept that",
 		     name, op->name, name);
 	return -EINVAL;
+}
+
+int sf_policy_uring_warning(const struct sf_policy *p, enum sf_syntax syntax, char *buf,
+			    size_t cap)
+{
+	unsigned setup = ring_setup_nr(), nr;
+	const struct sf_uring_op *op = NULL;
+
+	if (!p->uring_waived || p->uring_named || setup >= SF_NR_COUNT ||
+	    !p->sys[setup].allowed || p->sys[setup].ret)
+		return 0;
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct sf_sysrule *r = &p->sys[nr];
+		if (sf_syscall_by_nr(nr) && (!r->allowed || r->ret || r->nfilters) &&
+		    (op = sf_uring_op_for(nr)))
+			break;
+	}
+	if (!op)
+		return 0;
+	snprintf(buf, cap,
+		 "io_uring_setup is allowed, so a ring can do what the policy denies: "
+		 "IORING_OP_%s does what %s does, unchecked (taken as %s takes it; "
+		 "secfilter's own syntax refuses this); to deny rings, add %s",
+		 op->name, sc_name(nr), syntax == SF_SYNTAX_OCI ? "Docker" : "minijail",
+		 syntax == SF_SYNTAX_OCI
+			 ? "{\"names\": [\"io_uring_setup\"], \"action\": \"SCMP_ACT_ERRNO\", "
+			   "\"errnoRet\": 38}"
+			 : "'io_uring_setup: return ENOSYS'");
+	return 1;
 }
 
 /* ---- freezing ---- */
@@ -753,6 +794,7 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	p->size = size;
 	p->pending = s->pending;
 	p->uring_named = s->uring_named;
+	p->uring_waived = s->uring_waived;
 	p->dflt = s->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct scratch_filter *f = s->filters[nr].data;
@@ -932,6 +974,7 @@ int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int 
 	err->code = 0;
 	err->text[0] = '\0';
 	sf_ast_init(&ast);
+	ast.foreign = syntax != SF_SYNTAX_SECFILTER;
 	rc = sf_ast_src(&ast, source, text, len, &src);
 	if (rc) {
 		sf_error_at(err, rc, source, text, len, 0, 0, 0, "out of memory");

@@ -109,6 +109,8 @@ struct sf_policy {
 	uint16_t dflt;   /* default: what a call that is not permitted gets
 			    (SF_ACTION_KILL, _TRAP, _LOG, or an errno) */
 	uint8_t uring_named; /* a rule named io_uring_setup itself (filter/uring.h) */
+	uint8_t uring_waived; /* a front end's policy lets rings do what it
+				 restricts (sf_policy_uring_warning) */
 	uint32_t nfilters, nnodes, ntests, nstrings;
 	struct sf_sysrule sys[SF_NR_COUNT];
 	const struct sf_filter *filters;
@@ -164,6 +166,13 @@ enum sf_syntax sf_syntax_of(const char *path);
 int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int how,
 			   enum sf_syntax syntax, const char *text, size_t len,
 			   struct sf_policy **out, struct sf_error *err);
+
+/* A minijail or OCI policy that restricts what a ring operation also does
+ * and allows io_uring_setup is taken as minijail and Docker take it
+ * (our own syntax refuses it): 1 with the warning's text in buf, which
+ * says what to add in that syntax; 0 for any other policy. */
+int sf_policy_uring_warning(const struct sf_policy *p, enum sf_syntax syntax, char *buf,
+			    size_t cap);
 
 void sf_policy_free(struct sf_policy *p);
 

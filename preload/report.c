@@ -220,17 +220,18 @@ static __thread long in_report;
 
 void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 {
-	unsigned a = sf_call_action(p, c, d);
+	unsigned a;
 	int saved_errno = errno;
 	uint64_t all = ~0ull, old = 0;
 	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
 	long self;
 	int masked;
 
-	if (sf_authority) { /* its policy, its handler, its unwinder */
-		sf_authority->violation(c, d);
+	if (sf_authority) { /* its handler, its unwinder, its log summary */
+		sf_authority->violation(c, d, p);
 		return;
 	}
+	a = sf_call_action(p, c, d);
 	self = may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
 	if (in_report == self)
 		return;

@@ -193,7 +193,7 @@ struct sf_authority {
 	int (*apply)(const char *policy);       /* secfilter_apply: 0, -errno */
 	const char *(*error)(void);             /* secfilter_error */
 	long (*shadow)(const uint64_t *act, uint64_t *oact);
-	void (*violation)(const struct sf_call *c, int decision);
+	void (*violation)(const struct sf_call *c, int decision, const struct sf_policy *p);
 };
 extern const struct sf_authority *sf_authority;
 extern const struct sf_authority sf_authority_iface; /* api.c: what it hands out */

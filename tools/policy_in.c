@@ -126,8 +126,11 @@ int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 	memset(&err, 0, sizeof(err));
 	r = sf_policy_apply_syntax(NULL, in->source, in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
 				   in->syntax, in->text, in->len, out, &err);
-	if (r == 0)
+	if (r == 0) {
+		if (sf_policy_uring_warning(*out, in->syntax, err.text, sizeof(err.text)))
+			tool_err("%s: warning: %s", in->source, err.text);
 		return 0;
+	}
 	n = strnlen(err.text, sizeof(err.text));
 	if (n == 0) {
 		errno = -r;

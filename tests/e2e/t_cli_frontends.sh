@@ -3,7 +3,7 @@
 # (Docker) seccomp profiles, read by `secfilter check` and enforced by
 # `secfilter run` in every mode -- the library interposing (run
 # --interpose), the kernel filter alone (run --trusted), and the library
-# reading the file itself (SECFILTER_POLICY_FILE) in trusted mode -- and
+# reading the file itself (SECFILTER_POLICY_FILE, LD_AUDIT) in trusted mode -- and
 # the language additions they brought (kill, trap, log per syscall;
 # casts).  The policies are in tests/e2e/policies/.
 . "$TOP/tests/e2e/lib.sh"
@@ -17,7 +17,7 @@ in_mode() {
 	case $mode in
 	interpose) "$SECFILTER" run --interpose -p "$file" -- "$@" ;;
 	kernel) "$SECFILTER" run --trusted -p "$file" -- "$@" ;;
-	libtrusted) LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY_FILE=$file "$@" ;;
+	libtrusted) LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY_FILE=$file "$@" ;;
 	esac
 }
 MODES="interpose kernel libtrusted"
@@ -240,6 +240,42 @@ printf '{"defaultAction": "SCMP_ACT_ERRNO",}\n' >bad2.json
 expect_status 1 "$SECFILTER" check bad2.json 2>err.txt
 expect_grep "^bad2.json:1:36: error: trailing comma before '}'$" err.txt
 echo "ok OCI errors name file:line:col"
+
+# ---- io_uring: the front ends decide as minijail and Docker do ----
+# Our syntax refuses a policy that restricts what a ring operation does and
+# allows io_uring_setup; a minijail or OCI policy is taken as its own tools
+# take it, and check, compile and run say once what a ring can do.
+printf '@denylist\nptrace: return EPERM\nsocket: arg0 == AF_NETLINK; return EACCES\n' >deny.policy
+W="^secfilter: deny.policy: warning: io_uring_setup is allowed, so a ring can do what the policy denies: IORING_OP_SOCKET does what socket does, unchecked .*; to deny rings, add 'io_uring_setup: return ENOSYS'\$"
+uring_warned() { # CMD...: exits 0, one line on stderr, the warning
+	"$@" >/dev/null 2>err.txt || { cat err.txt >&2; fail "$*"; }
+	[ "$(wc -l <err.txt)" -eq 1 ] || { cat err.txt >&2; fail "not one warning line: $*"; }
+	expect_grep "$W" err.txt
+}
+uring_warned "$SECFILTER" check deny.policy
+uring_warned "$SECFILTER" check -q deny.policy
+uring_warned "$SECFILTER" compile -p deny.policy -o /dev/null
+uring_warned "$SECFILTER" run --interpose -p deny.policy -- true
+uring_warned "$SECFILTER" run --trusted -p deny.policy -- true
+# and it decides as minijail's program does, in every mode (the library
+# reading the file itself says nothing: it lives in the program)
+runs deny.policy 0 "$CALLS" sys 101 0 0 0 0 0 0 sys 41 16 0 0 0 0 0 sys 39 0 0 0 0 0 0
+all_grep '^sys 101 -1 1$'  # ptrace: EPERM
+all_grep '^sys 41 -1 13$'  # socket(AF_NETLINK): EACCES
+expect_no_grep warning err.libtrusted
+# the same decisions in our syntax: refused, with the way out
+printf '*: 1\nptrace: return EPERM\nsocket: family != AF_NETLINK else return EACCES\n' >deny.conf
+expect_status 1 "$SECFILTER" check deny.conf 2>err.txt
+expect_grep "^deny.conf:3:1: error: sys_socket is restricted, but io_uring_setup is allowed without a rule of its own" err.txt
+expect_status 1 "$SECFILTER" run -p deny.conf -- true 2>/dev/null
+# denying rings (or naming io_uring_setup) leaves nothing to warn of
+{ cat deny.policy; echo 'io_uring_setup: return ENOSYS'; } >deny2.policy
+"$SECFILTER" check -q deny2.policy 2>err.txt || fail "check deny2.policy"
+[ ! -s err.txt ] || { cat err.txt >&2; fail "a warning for a policy that denies rings"; }
+printf '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["unlinkat"], "action": "SCMP_ACT_ERRNO"}]}\n' >ring.json
+"$SECFILTER" check -q ring.json 2>err.txt || fail "check ring.json"
+expect_grep '^secfilter: ring.json: warning: .*IORING_OP_UNLINKAT.*"SCMP_ACT_ERRNO"' err.txt
+echo "ok io_uring: front ends taken as their tools take them, with a warning; our syntax refuses"
 
 # ---- compile --format=oci: a profile that means the policy ----
 "$SECFILTER" compile --format=oci -p "$J" -o written.json || fail "compile --format=oci"

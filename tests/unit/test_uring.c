@@ -1,6 +1,7 @@
 /* io_uring against the policy (filter/uring.h): a policy that restricts
  * what a ring operation also does, and lets the program create a ring
- * without naming io_uring_setup in a rule of its own, is refused. */
+ * without naming io_uring_setup in a rule of its own, is refused -- in
+ * our syntax; the front ends' policies are taken, with a warning. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -97,6 +98,63 @@ static void narrowings_keep_the_naming(void **state)
 	sf_policy_free(named);
 }
 
+static struct sf_policy *foreign(const struct sf_policy *cur, enum sf_syntax syntax,
+			       const char *text)
+{
+	struct sf_policy *p = NULL;
+	struct sf_error e;
+
+	memset(&e, 0, sizeof e);
+	if (sf_policy_apply_syntax(cur, "t", SF_SRC_TEXT, syntax, text, strlen(text), &p, &e))
+		fail_msg("%s", e.text);
+	return p;
+}
+
+/* Our language's refusal is ours: a minijail or OCI policy decides as
+ * minijail and Docker do, and the tools warn (sf_policy_uring_warning). */
+static void front_ends_decide_as_their_tools(void **state)
+{
+	static const char deny[] = "@denylist\nptrace: return EPERM\n"
+				   "socket: arg0 == AF_NETLINK; return EACCES\n";
+	static const char oci[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": "
+				  "[{\"names\": [\"unlinkat\"], \"action\": \"SCMP_ACT_ERRNO\"}]}";
+	struct sf_policy *p, *q;
+	char w[512];
+
+	(void)state;
+	p = foreign(NULL, SF_SYNTAX_MINIJAIL, deny);
+	assert_true(p->uring_waived);
+	assert_int_equal(sf_policy_uring_warning(p, SF_SYNTAX_MINIJAIL, w, sizeof w), 1);
+	assert_non_null(strstr(w, "io_uring_setup is allowed, so a ring can do what the policy "
+				  "denies: IORING_OP_SOCKET does what socket does"));
+	assert_non_null(strstr(w, "'io_uring_setup: return ENOSYS'"));
+	/* a narrowing in our syntax keeps the front end's word, and its
+	 * canonical text (what the library reads) parses again */
+	q = t_parse(p, "connect: 0");
+	assert_int_equal(sf_policy_uring_warning(q, SF_SYNTAX_SECFILTER, w, sizeof w), 1);
+	sf_policy_free(q);
+	sf_policy_free(t_parse(NULL, t_print(p)));
+	sf_policy_free(p);
+	/* the same decisions in our syntax are refused */
+	assert_int_equal(t_parse_error(NULL, "*: 1; ptrace: return EPERM; "
+					     "socket: family != AF_NETLINK else return EACCES")
+				 .code,
+			 -EINVAL);
+	/* naming io_uring_setup, or denying it, leaves nothing to warn of */
+	p = foreign(NULL, SF_SYNTAX_MINIJAIL, "@denylist\nsocket: return EACCES\n"
+					      "io_uring_setup: return ENOSYS\n");
+	assert_int_equal(sf_policy_uring_warning(p, SF_SYNTAX_MINIJAIL, w, sizeof w), 0);
+	sf_policy_free(p);
+	p = foreign(NULL, SF_SYNTAX_MINIJAIL, "@denylist\nptrace: return EPERM\n");
+	assert_int_equal(sf_policy_uring_warning(p, SF_SYNTAX_MINIJAIL, w, sizeof w), 0);
+	sf_policy_free(p);
+	p = foreign(NULL, SF_SYNTAX_OCI, oci);
+	assert_int_equal(sf_policy_uring_warning(p, SF_SYNTAX_OCI, w, sizeof w), 1);
+	assert_non_null(strstr(w, "IORING_OP_UNLINKAT"));
+	assert_non_null(strstr(w, "\"SCMP_ACT_ERRNO\""));
+	sf_policy_free(p);
+}
+
 /* Every syscall of the table is caught, each by itself. */
 static void every_call_of_the_table(void **state)
 {
@@ -134,6 +192,7 @@ int main(void)
 		cmocka_unit_test(restricting_a_ring_call_is_refused),
 		cmocka_unit_test(naming_io_uring_setup_accepts_it),
 		cmocka_unit_test(narrowings_keep_the_naming),
+		cmocka_unit_test(front_ends_decide_as_their_tools),
 		cmocka_unit_test(actions_and_groups),
 		cmocka_unit_test(every_call_of_the_table),
 	};
