@@ -974,7 +974,6 @@ int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int 
 	err->code = 0;
 	err->text[0] = '\0';
 	sf_ast_init(&ast);
-	ast.foreign = syntax != SF_SYNTAX_SECFILTER;
 	rc = sf_ast_src(&ast, source, text, len, &src);
 	if (rc) {
 		sf_error_at(err, rc, source, text, len, 0, 0, 0, "out of memory");

@@ -90,7 +90,7 @@ struct sf_ast {
 	struct sf_vec rules; /* struct sf_rule */
 	struct sf_vec srcs;  /* struct sf_src */
 	size_t text_total;   /* bytes of text, includes together (SF_MAX_TEXT) */
-	uint8_t foreign;     /* read by a front end (minijail, OCI): decided as
+	uint8_t foreign;     /* set by a front end (minijail, OCI): decided as
 				their own tools decide (apply.c's ring_check) */
 };
 

@@ -1212,6 +1212,7 @@ int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error
 
 	err->code = 0;
 	err->text[0] = '\0';
+	ast->foreign = 1; /* decided as minijail decides (apply.c's ring_check) */
 	if (!m) {
 		sf_error_src(err, -ENOMEM, ast, src, 0, 0, 0, "out of memory");
 		return -ENOMEM;

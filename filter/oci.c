@@ -927,6 +927,7 @@ int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
 
 	err->code = 0;
 	err->text[0] = '\0';
+	ast->foreign = 1; /* decided as Docker decides (apply.c's ring_check) */
 	if (!o) {
 		sf_error_src(err, -ENOMEM, ast, src, 0, 0, 0, "out of memory");
 		return -ENOMEM;
