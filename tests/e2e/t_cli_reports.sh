@@ -10,7 +10,7 @@ MODES="--trusted --interpose"
 
 for mode in $MODES; do
 	# a write where the policy allows reading only
-	pol='*: 1; openat: !(flags & (O_WRONLY|O_RDWR))'
+	pol='*: 1; io_uring_setup: 0; openat: !(flags & (O_WRONLY|O_RDWR))'
 	rm -f f
 	$SECFILTER run $mode -e "$pol" -- sh -c 'echo x > f' > out 2> err
 	st=$?
@@ -31,17 +31,17 @@ for mode in $MODES; do
 	expect_grep '^x$' f
 
 	# socket addresses, shown; the family and type by name
-	$SECFILTER run $mode -e '*: 1; connect: 0' -- /usr/bin/python3 -c '
+	$SECFILTER run $mode -e '*: 1; io_uring_setup: 0; connect: 0' -- /usr/bin/python3 -c '
 import socket
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect("/nonexistent/sock")' > out 2> err
 	expect_grep '^    uservaddr = \{AF_UNIX, "/nonexistent/sock"\} \(0x[0-9a-f]+\)$' err
 	expect_grep '^    add: sys_connect: 1$' err
-	$SECFILTER run $mode -e '*: 1; connect: 0' -- /usr/bin/python3 -c '
+	$SECFILTER run $mode -e '*: 1; io_uring_setup: 0; connect: 0' -- /usr/bin/python3 -c '
 import socket
 socket.create_connection(("127.0.0.1", 9))' > out 2> err
 	expect_grep '^    uservaddr = \{AF_INET, 127\.0\.0\.1:9\} \(0x[0-9a-f]+\)$' err
-	$SECFILTER run $mode -e '*: 1; socket: family == AF_UNIX' -- /usr/bin/python3 -c '
+	$SECFILTER run $mode -e '*: 1; io_uring_setup: 0; socket: family == AF_UNIX' -- /usr/bin/python3 -c '
 import socket
 socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)' > out 2> err
 	expect_grep '^    family = AF_INET6 \(10\)$' err
