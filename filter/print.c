@@ -223,6 +223,13 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 	struct sf_out o = { buf, cap, 0 };
 	uint16_t missing[SF_NR_COUNT], special[SF_NR_COUNT];
 	unsigned nr, k, plain = 0, nmissing = 0, nspecial = 0;
+	const struct sf_syscall *ring = sf_syscall_lookup("io_uring_setup", 14);
+	const struct sf_sysrule *rr = ring ? &p->sys[ring->nr] : NULL;
+	/* `*: 1` does not name io_uring_setup: a policy that did (or a front
+	 * end's that was let through, apply.c's ring_check) says so again, or
+	 * its restrictions would be refused when parsed */
+	unsigned ring_line = rr && rr->allowed && !rr->ret && !rr->nfilters &&
+			     (p->uring_named || p->uring_waived);
 
 	/* One pass over the rules (numbers the table lacks are never
 	 * allowed); the lines come from what it found. */
@@ -237,10 +244,14 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 			missing[nmissing++] = (uint16_t)nr;
 		}
 	}
-	if (plain <= 1 + nmissing)
+	if (plain <= 1 + nmissing + ring_line)
 		return sf_policy_print(p, buf, cap);
 	print_prologue(&o, p);
 	sf_out_str(&o, "*: 1\n");
+	if (ring_line) {
+		print_head(&o, ring);
+		sf_out_str(&o, "1\n");
+	}
 	for (k = 0; k < nmissing; k++) {
 		print_head(&o, &sf_syscalls[sf_syscall_row[missing[k]]]);
 		sf_out_str(&o, "0\n");
