@@ -85,14 +85,14 @@ done
 for how in malloc handler; do
 	pol=$DENY
 	[ $how = malloc ] && pol='*: 1; brk: 0'
-	LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY=$pol "$U" $how >t$how.out 2>t$how.err
+	filtered_trusted "$pol" "$U" $how >t$how.out 2>t$how.err
 	expect_sigkill $?
 done
 expect_frames tmalloc.err brk sbrk malloc in_malloc_caller main _start
 expect_frames thandler.err in_handler on_usr1 sf_restorer_checked raiser main _start
 # ... and when the policy denies the readability probe: no backtrace,
 # and still the report.
-LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY="$DENY; rt_sigprocmask: how != -1" \
+filtered_trusted "$DENY; rt_sigprocmask: how != -1" \
 	"$U" handler >tnoprobe.out 2>tnoprobe.err
 expect_sigkill $?
 expect_grep 'backtrace: unavailable \(the policy denies rt_sigprocmask' tnoprobe.err
@@ -202,5 +202,5 @@ compare py-getdents '*: 1; getdents64: 0' /usr/bin/python3 "$SCRATCH/ls.py"
 expect_grep '^True$' py-getdents.gdb
 compare py-brk '*: 1; brk: 0' /usr/bin/python3 -c pass
 echo 'create table t(a); insert into t values(1);' >db.sql
-compare sqlite-fdatasync '*: 1; fdatasync: 0' sqlite3 -init "$SCRATCH/db.sql" "$SCRATCH/db"
+compare sqlite-fdatasync '*: 1; io_uring_setup: 0; fdatasync: 0' sqlite3 -init "$SCRATCH/db.sql" "$SCRATCH/db"
 [ "$(sqlite3 "$SCRATCH/db" 'select count(*) from t')" = 1 ] || fail "sqlite3 did not run the statements"
