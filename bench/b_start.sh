@@ -36,7 +36,7 @@ echo "$(date -u +%Y-%m-%d) on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /p
 E="LD_PRELOAD=$work/libempty.so"
 I="LD_PRELOAD=$LIB"
 F="LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY"
-T="LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
+T="LD_AUDIT=$LIB;LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
 "$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$T" -- /bin/true >"$work/true.txt" || exit 1
 icount() { # one start's counts: instructions, syscalls, minor faults
 	"$work/icount" -q "$@" /bin/true | awk '{ print $2, $4, $6 }'
@@ -53,7 +53,7 @@ for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (inter
 	1) counts=$(icount "LD_PRELOAD=$work/libempty.so") ;;
 	2) counts=$(icount "LD_PRELOAD=$LIB") ;;
 	3) counts=$(icount "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY") ;;
-	4) counts=$(icount "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
+	4) counts=$(icount "LD_AUDIT=$LIB" "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
 	esac
 	read -r us plus cpu cplus < <(sed -n "${n}p" "$work/us.txt")
 	read -r ins sys flt <<<"$counts"
@@ -102,7 +102,7 @@ run() {
 	case $1 in
 	plain) "w_$2" "$work/timed" "$work/t" env ;;
 	interpose) "w_$2" "$work/timed" "$work/t" env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" ;;
-	trusted) "w_$2" "$work/timed" "$work/t" env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" \
+	trusted) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" \
 		SECFILTER_MODE=trusted ;;
 	run) "w_$2" "$work/timed" "$work/t" "$SF" run --trusted -e "$POLICY" -- ;;
 	esac >/dev/null 2>"$work/err"
