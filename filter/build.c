@@ -52,6 +52,40 @@ int sf_ast_src(struct sf_ast *ast, const char *name, const char *text, size_t le
 	return 0;
 }
 
+int sf_ast_file_src(struct sf_ast *ast, char *path, size_t path_size, char *text,
+		    size_t text_size, size_t len, const uint64_t id[2], uint32_t parent,
+		    unsigned parent_line, uint32_t *idx)
+{
+	struct sf_src *s;
+	int rc = sf_ast_src(ast, path, text, len, idx);
+
+	if (rc)
+		return rc;
+	ast->text_total += len;
+	s = &SF_VEC_AT(&ast->srcs, struct sf_src, *idx);
+	s->own_name = path;
+	s->own_name_size = path_size;
+	s->own_text = text;
+	s->own_text_size = text_size;
+	s->parent = parent;
+	s->parent_line = parent_line;
+	s->is_file = 1;
+	s->id[0] = id[0];
+	s->id[1] = id[1];
+	return 0;
+}
+
+uint32_t sf_ast_reading(const struct sf_ast *ast, uint32_t src, const uint64_t id[2])
+{
+	while (src != SF_NO_SRC) {
+		const struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
+		if ((s->id[0] || s->id[1]) && s->id[0] == id[0] && s->id[1] == id[1])
+			return src;
+		src = s->parent;
+	}
+	return SF_NO_SRC;
+}
+
 static int add_node(struct sf_ast *ast, const struct sf_node *n, uint32_t *out)
 {
 	struct sf_node *slot = sf_vec_push(&ast->nodes, sizeof(*n), MAX_NODES);

@@ -125,6 +125,16 @@ void sf_ast_free(struct sf_ast *ast);
  * may be NULL (no caret lines in messages). */
 int sf_ast_src(struct sf_ast *ast, const char *name, const char *text, size_t len,
 	       uint32_t *idx);
+/* A file that an include of source parent (at parent_line) read: path and
+ * text (sf_mem_alloc'ed, sizes as allocated) belong to the ast from here on
+ * if this succeeds; on failure they are still the caller's. id: the file's
+ * device and inode, for sf_ast_reading. */
+int sf_ast_file_src(struct sf_ast *ast, char *path, size_t path_size, char *text,
+		    size_t text_size, size_t len, const uint64_t id[2], uint32_t parent,
+		    unsigned parent_line, uint32_t *idx);
+/* The source that is file id and is being read already (src or one of its
+ * includers), or SF_NO_SRC: an include of it would be a cycle. */
+uint32_t sf_ast_reading(const struct sf_ast *ast, uint32_t src, const uint64_t id[2]);
 /* field op value on argument arg read as type (the argument's own type
  * from the syscall table, for our language); value is cut to the type as
  * sf_normalize does. */

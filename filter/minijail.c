@@ -908,8 +908,7 @@ static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char 
 	size_t size = 0, len = 0, tsize = 0;
 	char *path, *text = NULL;
 	uint64_t id[2] = { 0, 0 };
-	struct sf_src *ns;
-	uint32_t src, i;
+	uint32_t i;
 	int rc;
 
 	if (m->how == SF_SRC_NO_INCLUDE)
@@ -923,39 +922,23 @@ static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char 
 		sf_mem_free(path, size);
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
-	for (i = f->src; i != SF_NO_SRC;) {
-		const struct sf_src *a = &SF_VEC_AT(&m->ast->srcs, struct sf_src, i);
-		if ((a->id[0] || a->id[1]) && a->id[0] == id[0] && a->id[1] == id[1]) {
-			mfail(m, f, pt, "@include cycle: '%s' is %s", path,
-			      i == f->src ? "this file" : a->name);
-			rc = -EINVAL;
-			break;
-		}
-		i = a->parent;
+	if ((i = sf_ast_reading(m->ast, f->src, id)) != SF_NO_SRC) {
+		mfail(m, f, pt, "@include cycle: '%s' is %s", path,
+		      i == f->src ? "this file" : SF_VEC_AT(&m->ast->srcs, struct sf_src, i).name);
+		rc = -EINVAL;
 	}
 	if (!rc && len > SF_MAX_TEXT - m->ast->text_total) {
 		mfail(m, f, pt, "'%s' makes the policy text over 1 MiB, includes together", path);
 		rc = -E2BIG;
 	}
-	if (!rc && (rc = sf_ast_src(m->ast, path, text, len, &src)))
+	if (!rc && (rc = sf_ast_file_src(m->ast, path, size, text, tsize, len, id, f->src,
+					  pt->line, out)))
 		oom(m, f, rc);
 	if (rc) {
 		sf_mem_free(text, tsize);
 		sf_mem_free(path, size);
 		return rc;
 	}
-	m->ast->text_total += len;
-	ns = &SF_VEC_AT(&m->ast->srcs, struct sf_src, src);
-	ns->own_name = path;
-	ns->own_name_size = size;
-	ns->own_text = text;
-	ns->own_text_size = tsize;
-	ns->parent = f->src;
-	ns->parent_line = pt->line;
-	ns->is_file = 1;
-	ns->id[0] = id[0];
-	ns->id[1] = id[1];
-	*out = src;
 	return 0;
 }
 

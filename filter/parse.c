@@ -996,19 +996,6 @@ static int include_path(struct parser *p, const char *path, size_t n, char **out
 	return 0;
 }
 
-/* The source that is file id and is being read already (src or one of its
- * includers), or SF_NO_SRC. */
-static uint32_t in_chain(const struct sf_ast *ast, uint32_t src, const uint64_t id[2])
-{
-	while (src != SF_NO_SRC) {
-		const struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
-		if ((s->id[0] || s->id[1]) && s->id[0] == id[0] && s->id[1] == id[1])
-			return src;
-		src = s->parent;
-	}
-	return SF_NO_SRC;
-}
-
 /* include := '@include' PATH -- the path runs to the end of the rule (';',
  * '#' or the end of the line), blanks around it dropped. */
 static int parse_include(struct parser *p)
@@ -1017,7 +1004,6 @@ static int parse_include(struct parser *p)
 	size_t start = p->pos, end, n, size = 0, len = 0, tsize = 0;
 	char *path = NULL, *text = NULL, buf[64];
 	uint64_t id[2] = { 0, 0 };
-	struct sf_src *s;
 	uint32_t src, cyc;
 	int rc;
 
@@ -1054,7 +1040,7 @@ static int parse_include(struct parser *p)
 		sf_mem_free(path, size);
 		return p->err->code;
 	}
-	if ((cyc = in_chain(p->ast, p->src, id)) != SF_NO_SRC) {
+	if ((cyc = sf_ast_reading(p->ast, p->src, id)) != SF_NO_SRC) {
 		const char *name = SF_VEC_AT(&p->ast->srcs, struct sf_src, cyc).name;
 		if (cyc == p->src)
 			fail(p, &pt, -EINVAL, "@include cycle: '%s' is this file",
@@ -1069,7 +1055,8 @@ static int parse_include(struct parser *p)
 		rc = p->err->code;
 	}
 	if (!rc)
-		rc = sf_ast_src(p->ast, path, text, len, &src);
+		rc = sf_ast_file_src(p->ast, path, size, text, tsize, len, id, p->src, at.line,
+				     &src);
 	if (rc) {
 		if (rc == -ENOMEM)
 			fail(p, &pt, rc, "out of memory");
@@ -1077,17 +1064,6 @@ static int parse_include(struct parser *p)
 		sf_mem_free(path, size);
 		return rc;
 	}
-	p->ast->text_total += len;
-	s = &SF_VEC_AT(&p->ast->srcs, struct sf_src, src);
-	s->own_name = path;
-	s->own_name_size = size;
-	s->own_text = text;
-	s->own_text_size = tsize;
-	s->parent = p->src;
-	s->parent_line = at.line;
-	s->is_file = 1;
-	s->id[0] = id[0];
-	s->id[1] = id[1];
 	if ((rc = parse_text(p, src, p->depth + 1)))
 		return rc;
 	return next(p);
