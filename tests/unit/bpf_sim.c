@@ -24,6 +24,15 @@ uint32_t bpf_sim_expect(const struct sf_policy *p, int64_t nr, const uint64_t ar
 	}
 }
 
+uint32_t bpf_sim_canonical(uint32_t ret)
+{
+	if ((ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_KILL_THREAD)
+		return SECCOMP_RET_KILL_PROCESS;
+	if ((ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO && (ret & 0xffff) > SF_ERRNO_MAX)
+		return SECCOMP_RET_ERRNO | SF_ERRNO_MAX;
+	return ret;
+}
+
 static uint32_t sim_error(struct bpf_sim *st, const char *why)
 {
 	st->error = why;

@@ -49,6 +49,11 @@ int bpf_sim_const_allow(const struct sock_filter *prog, unsigned n, int nr, uint
 uint32_t bpf_sim_expect(const struct sf_policy *p, int64_t nr, const uint64_t args[6],
 			uint32_t kill_action);
 
+/* ret as the kernel acts on it, for comparing two filters' answers:
+ * KILL_THREAD and KILL_PROCESS both kill (secfilter kills the process:
+ * stricter), an errno past 4095 is 4095. */
+uint32_t bpf_sim_canonical(uint32_t ret);
+
 /* ---- Policy blocks by hand ----------------------------------------- */
 
 struct tp; /* a block under construction */

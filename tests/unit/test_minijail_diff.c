@@ -37,28 +37,6 @@ static uint64_t rnd(void)
 	return t_rnd(&rng);
 }
 
-static uint32_t ours(const struct sf_policy *p, int nr, const uint64_t a[6])
-{
-	unsigned act = sf_action(p, (uint64_t)nr, sf_decide(p, (uint64_t)nr, a));
-
-	switch (act) {
-	case SF_ACTION_RUN: return SECCOMP_RET_ALLOW;
-	case SF_ACTION_KILL: return SECCOMP_RET_KILL_PROCESS;
-	case SF_ACTION_TRAP: return SECCOMP_RET_TRAP;
-	case SF_ACTION_LOG: return SECCOMP_RET_LOG;
-	default: return SECCOMP_RET_ERRNO | act;
-	}
-}
-
-static uint32_t canonical(uint32_t ret)
-{
-	if ((ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_KILL_THREAD)
-		return SECCOMP_RET_KILL_PROCESS;
-	if ((ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO && (ret & 0xffff) > SF_ERRNO_MAX)
-		return SECCOMP_RET_ERRNO | SF_ERRNO_MAX;
-	return ret;
-}
-
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -122,8 +100,8 @@ static void compare(const char *path, const struct sf_policy *p, const struct so
 			default: a[arg] = hi << 32 | lo;
 			}
 		}
-		want = canonical(ours(p, nr, a));
-		got = canonical(bpf_sim_call(prog, n, AUDIT_ARCH_X86_64, nr, a, &st));
+		want = bpf_sim_canonical(bpf_sim_expect(p, nr, a, SECCOMP_RET_KILL_PROCESS));
+		got = bpf_sim_canonical(bpf_sim_call(prog, n, AUDIT_ARCH_X86_64, nr, a, &st));
 		if (st.error)
 			fail_msg("%s: minijail's program: %s", path, st.error);
 		if (want != got) {

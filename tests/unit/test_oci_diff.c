@@ -348,30 +348,6 @@ static uint64_t aimed(const struct runc *r, const struct sf_policy *p, int nr, u
 	}
 }
 
-static uint32_t ours(const struct sf_policy *p, int nr, const uint64_t a[6])
-{
-	unsigned act = sf_action(p, (uint64_t)nr, sf_decide(p, (uint64_t)nr, a));
-
-	switch (act) {
-	case SF_ACTION_RUN: return SECCOMP_RET_ALLOW;
-	case SF_ACTION_KILL: return SECCOMP_RET_KILL_PROCESS;
-	case SF_ACTION_TRAP: return SECCOMP_RET_TRAP;
-	case SF_ACTION_LOG: return SECCOMP_RET_LOG;
-	default: return SECCOMP_RET_ERRNO | act;
-	}
-}
-
-/* The kernel: KILL_THREAD and KILL_PROCESS both kill (secfilter kills the
- * process: stricter); an errno past 4095 is 4095. */
-static uint32_t canonical(uint32_t ret)
-{
-	if ((ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_KILL_THREAD)
-		return SECCOMP_RET_KILL_PROCESS;
-	if ((ret & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO && (ret & 0xffff) > SF_ERRNO_MAX)
-		return SECCOMP_RET_ERRNO | SF_ERRNO_MAX;
-	return ret;
-}
-
 struct tally {
 	unsigned long vectors, run, errnos, stopped;
 	unsigned long profiles, insns, max_insns, too_long;
@@ -422,8 +398,8 @@ static void grid(const char *what, const struct sf_policy *p, const struct runc 
 				a[arg] = vals[arg][x % nv[arg]];
 				x /= nv[arg];
 			}
-			want = canonical(ours(p, (int)nr, a));
-			got = canonical(runc_decides(r, (int)nr, a));
+			want = bpf_sim_canonical(bpf_sim_expect(p, (int)nr, a, SECCOMP_RET_KILL_PROCESS));
+			got = bpf_sim_canonical(runc_decides(r, (int)nr, a));
 			if (want != got)
 				differ(what, p, profile, (int)nr, a, want, got);
 			t->vectors++;
@@ -472,8 +448,8 @@ static void agree(const char *what, const struct sf_policy *p, const char *profi
 		}
 		for (k = 0; k < 6; k++)
 			a[k] = aimed(&r, p, nr, k);
-		want = canonical(ours(p, nr, a));
-		got = canonical(runc_decides(&r, nr, a));
+		want = bpf_sim_canonical(bpf_sim_expect(p, nr, a, SECCOMP_RET_KILL_PROCESS));
+		got = bpf_sim_canonical(runc_decides(&r, nr, a));
 		if (want != got)
 			differ(what, p, profile, nr, a, want, got);
 		t->vectors++;
@@ -664,7 +640,8 @@ static void libseccomp_faults(void **state)
 	(void)state;
 	assert_non_null(p);
 	runc_filter(profile, &r);
-	assert_int_equal(ours(p, 16, call), SECCOMP_RET_ERRNO | EPERM);
+	assert_int_equal(bpf_sim_expect(p, 16, call, SECCOMP_RET_KILL_PROCESS),
+			 SECCOMP_RET_ERRNO | EPERM);
 	theirs = runc_decides(&r, 16, call);
 	print_message("libseccomp %s: ioctl(0, 0x5400) against [fd >= 3 && cmd == 0x5400] or "
 		      "[fd <= 2 && cmd == 0x5401]: %s (secfilter: EPERM, as the rules say)\n",
