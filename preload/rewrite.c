@@ -112,7 +112,9 @@ static unsigned rw_at = REWRITE_AT; /* SECFILTER_REWRITE=N */
 static char rw_env[32];             /* what exec passes on, if not the default */
 static int rw_ready; /* settings read: rewriting may start */
 static int rw_full;  /* the site table is full: no more rewriting */
-static int have_cx16;
+/* -1 until the first placement needs it: cpuid traps to the hypervisor
+ * in a VM (15 us here), too dear for every start of every process. */
+static int have_cx16 = -1;
 
 const char *sf_rw_env(void)
 {
@@ -127,17 +129,18 @@ static int cpu_cx16(void)
 	return (c >> 13) & 1;
 }
 
-extern char **environ;
-
 /* After sf_init (priority 101): a bad value ends a filtered program
- * before main, like any other bad setting. */
-__attribute__((constructor)) static void rw_settings(void)
+ * before main, like any other bad setting.  The loader passes the
+ * environment (environ may be unbound or not yet set: init.c). */
+__attribute__((constructor)) static void rw_settings(int argc, char **argv, char **envp)
 {
 	static const char name[] = "SECFILTER_REWRITE=";
 	const char *v = NULL;
 	char **ep;
 
-	for (ep = environ; ep && *ep; ep++)
+	(void)argc;
+	(void)argv;
+	for (ep = envp; ep && *ep; ep++)
 		if (sf_startswith(*ep, name))
 			v = *ep + sizeof name - 1;
 	if (v) {
@@ -166,7 +169,6 @@ __attribute__((constructor)) static void rw_settings(void)
 			sf_fatal(msg);
 		}
 	}
-	have_cx16 = cpu_cx16();
 	__atomic_store_n(&rw_ready, 1, __ATOMIC_RELEASE);
 }
 
@@ -949,6 +951,8 @@ static int make_plan(const struct site *st, unsigned first, struct plan *pl)
 	if (S + 5 - pl->fixed > pl->blk + 8) {
 		pl->blk = S & ~15ul;
 		pl->blk_size = 16;
+		if (have_cx16 < 0)
+			have_cx16 = cpu_cx16();
 		if (!have_cx16 || S + 5 - pl->fixed > pl->blk + 16)
 			return -1;
 	}
