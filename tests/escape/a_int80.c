@@ -1,10 +1,14 @@
 // escape: a 32-bit openat through int $0x80
 // expect: interpose=stop trusted=stop run=stop
+// control: plain
 /* i386's openat is 295, x86-64's preadv: a call decided against the
  * x86-64 table and re-issued with `syscall` would be another call.  Where
  * the kernel has no IA32 emulation, int $0x80 faults before any syscall:
  * the attempt says so and exits with 77 ("n/a here"); tests/e2e/t_lib_i386
- * checks the library's decision with a forged SIGSYS instead. */
+ * checks the library's decision with a forged SIGSYS instead.  The control
+ * run has no library: under the library a 32-bit call is a violation
+ * whatever the policy says, `*: 1` included (SPEC), so only an unfiltered
+ * run shows that the attempt creates its marker. */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
