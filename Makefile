@@ -129,18 +129,20 @@ $(B)/pic/%.S.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
 
-# The library names libc by its absolute path: loaded as an audit module
-# (preload/audit.c), its dependencies are looked for on the program's own
-# RPATH, RUNPATH and LD_LIBRARY_PATH, before the filter exists.  The build
-# id lets the copies of the library in one process recognize each other.
+# The library needs no library: loaded as an audit module (preload/audit.c)
+# its dependencies would be looked for on the program's own RPATH, RUNPATH
+# and LD_LIBRARY_PATH before the filter exists, and a libc there would be
+# a second copy of libc, mapped, relocated and initialized in every
+# process started in trusted mode.  What it takes from libc is weak and
+# bound in the program's namespace (preload/sf.h); libgcc is static.  The
+# build id lets the copies of the library in one process recognize each
+# other.  LIBC_PATH: the real libc, which a test copies.
 LIBC_PATH ?= $(shell readlink -f "$$($(CC) -print-file-name=libc.so.6)")
 
 $(LIB_SO): $(PRELOAD_PIC) $(FILTER_PIC)
-	@case "$(LIBC_PATH)" in /*) [ -f "$(LIBC_PATH)" ] ;; *) false ;; esac || \
-		{ echo "cannot find libc.so.6 (LIBC_PATH=$(LIBC_PATH))" >&2; exit 1; }
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@.tmp $^ -Wl,-z,now -Wl,-z,noexecstack \
-		-Wl,--build-id=sha1 $(LDFLAGS)
-	patchelf --replace-needed libc.so.6 $(LIBC_PATH) $@.tmp
+	$(CC) -shared -nostdlib -Wl,-soname,$(SONAME) -o $@.tmp $^ -lgcc -Wl,-z,now \
+		-Wl,-z,noexecstack -Wl,--build-id=sha1 $(LDFLAGS)
+	@! readelf -d $@.tmp | grep -q NEEDED || { echo "$@: needs a library" >&2; exit 1; }
 	mv $@.tmp $@
 
 $(LIB): $(LIB_SO)

@@ -17,9 +17,13 @@
 #include "mem.h"
 #include "sf.h"
 
-extern char **environ;
-
 struct sf_settings sf_cfg;
+
+/* The environment the process started with, as the loader hands it to
+ * every constructor: the copy in an audit namespace has no libc, hence
+ * no environ (sf.h), and in the program's namespace libc's initializer
+ * may run after this library's. */
+static char **env_start;
 
 struct env_in {
 	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
@@ -35,12 +39,12 @@ static const char *env_value(const char *entry, const char *name)
 	return NULL;
 }
 
-static void read_env(struct env_in *e)
+static void read_env(struct env_in *e, char **env)
 {
 	char **ep;
 
 	sf_memset(e, 0, sizeof *e);
-	for (ep = environ; ep && *ep; ep++) {
+	for (ep = env; ep && *ep; ep++) {
 		const char *s = *ep, *v;
 		if (sf_startswith(s, "LD_AUDIT="))
 			e->audit = 1;
@@ -363,10 +367,11 @@ static void strip_env(const char *prefix)
 {
 	char **ep, **out;
 
-	for (ep = out = environ; *ep; ep++)
+	for (ep = out = env_start; ep && *ep; ep++)
 		if (!sf_startswith(*ep, prefix))
 			*out++ = *ep;
-	*out = NULL;
+	if (out)
+		*out = NULL;
 }
 
 /* Under the kernel filter the constructor could no longer write to the
@@ -433,7 +438,7 @@ int sf_settings_from_env(const char **msg)
 {
 	struct env_in e;
 
-	read_env(&e);
+	read_env(&e, sf_libc_bound() ? environ : env_start);
 	*msg = settings_msg;
 	if (parse_settings(&e) < 0)
 		return -1;
@@ -494,7 +499,7 @@ static int preloaded(void)
 	static const char base[] = "libsecfilter";
 	char **ep;
 
-	for (ep = environ; ep && *ep; ep++) {
+	for (ep = env_start; ep && *ep; ep++) {
 		const char *s;
 		if (!sf_startswith(*ep, "LD_PRELOAD="))
 			continue;
@@ -520,7 +525,7 @@ int sf_boot_trusted(void)
 	struct sf_policy *p;
 	int inherited = 0;
 
-	read_env(&e);
+	read_env(&e, env_start);
 	if (!e.policy && !e.policy_file)
 		return 0;
 	if (e.policy && e.policy_file)
@@ -570,11 +575,11 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	const struct sf_policy *p;
 	int others;
 
-	(void)envp;
+	env_start = envp;
 	objs_ok = sf_objs_init(argc, argv) == 0;
 	if (sf_authority)
 		return; /* trusted mode: handed everything at load (audit.c) */
-	read_env(&e);
+	read_env(&e, envp);
 	if (!e.policy && !e.policy_file)
 		return;
 	if (e.audit && !in_base_namespace())

@@ -221,7 +221,7 @@ static __thread long in_report;
 void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 {
 	unsigned a;
-	int saved_errno = errno;
+	int saved_errno = sf_libc_bound() ? errno : 0;
 	uint64_t all = ~0ull, old = 0;
 	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
 	long self;
@@ -252,7 +252,8 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 	if (masked)
 		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 	in_report = 0;
-	errno = saved_errno;
+	if (sf_libc_bound())
+		errno = saved_errno;
 }
 
 /* SIGSYS from the kernel filter (trusted mode).  The handler runs with

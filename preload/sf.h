@@ -21,9 +21,23 @@
 
 /* errno is libc's thread-local variable itself, bound by the loader like
  * any TLS symbol: the errno macro would call __errno_location through the
- * PLT, i.e. whatever the program exports under that name. */
+ * PLT, i.e. whatever the program exports under that name.
+ *
+ * The library needs no library (Makefile): as an audit module it would
+ * otherwise bring a second libc into its namespace, about a quarter of
+ * trusted mode's start-up.  What it takes from libc is weak: the copy in
+ * the program's namespace binds it to the program's libc, the copy in an
+ * audit namespace leaves it unbound and must not touch it (a weak TLS
+ * symbol left unbound would be the thread pointer's own first word). */
 #undef errno
-extern __thread int errno __asm__("errno");
+extern __thread int errno __asm__("errno") __attribute__((weak));
+extern char **environ __attribute__((weak));
+
+/* Whether libc's symbols are bound in this copy. */
+static inline int sf_libc_bound(void)
+{
+	return &environ != 0;
+}
 
 #define SF_EXPORT __attribute__((visibility("default")))
 /* Code whose syscall instructions are allowed: it must never be inlined

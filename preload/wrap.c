@@ -3,6 +3,8 @@
  * functions that must not replace our SIGSYS handler when no dispatch
  * sees their rt_sigaction (trusted mode). */
 #include <dlfcn.h>
+
+extern void *dlsym(void *, const char *) __attribute__((weak)); /* sf.h */
 #include <fcntl.h>
 #include <linux/prctl.h>
 #include <signal.h>
@@ -382,7 +384,7 @@ static void *next_fn(const char *name)
 {
 	void *f = sf_libc_sym(name);
 
-	if (!f && !sf_cfg.active)
+	if (!f && !sf_cfg.active && dlsym)
 		f = dlsym(RTLD_NEXT, name);
 	return f;
 }

@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sys/single_threaded.h>
+
+extern char __libc_single_threaded __attribute__((weak)); /* sf.h */
 #include <sys/syscall.h>
 
 #include "sf.h"
@@ -70,7 +72,7 @@ sf_wrap6_cancel(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 	int old;
 	long r;
 
-	if (__builtin_expect(__libc_single_threaded, 1) ||
+	if (__builtin_expect(!&__libc_single_threaded || __libc_single_threaded, 1) ||
 	    !(setcanceltype = sf_setcanceltype))
 		return sf_wrap6(nr, a0, a1, a2, a3, a4, a5, ip);
 	if (sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip, &r))
