@@ -275,6 +275,31 @@ static const char *mapped_file(uintptr_t addr, char *buf, size_t cap)
 	return found;
 }
 
+/* The copy rtld loaded for LD_AUDIT is the file LD_AUDIT names when it
+ * names one file, by an absolute path, under our name: rtld loads the
+ * modules LD_AUDIT lists and nothing else, before any code of the program
+ * runs.  Anything else (a list, a relative name) is left to the kernel's
+ * word, /proc/self/maps: six calls and a 256 KiB buffer at every start. */
+static const char *audit_self(void)
+{
+	static const char base[] = "libsecfilter";
+	const char *v = NULL, *s, *name;
+	char **ep;
+
+	for (ep = env_start; ep && *ep; ep++)
+		if (sf_startswith(*ep, "LD_AUDIT="))
+			v = *ep + 9;
+	if (!v || v[0] != '/')
+		return NULL;
+	for (s = name = v; *s; s++) {
+		if (*s == ':' || *s == ' ')
+			return NULL;
+		if (*s == '/')
+			name = s + 1;
+	}
+	return sf_startswith(name, base) ? v : NULL;
+}
+
 static void resolve_lib_path(int audit)
 {
 	struct sf_obj self;
@@ -284,7 +309,7 @@ static void resolve_lib_path(int audit)
 
 	/* The copy rtld loads for LD_AUDIT is not on the program's list: the
 	 * kernel names its file (before the filter). */
-	if (audit)
+	if (audit && !(name = audit_self()))
 		name = mapped_file((uintptr_t)resolve_lib_path, path, sizeof path);
 	else if (sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main)
 		name = self.name;
@@ -391,7 +416,7 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 		handshake(hs);
 	if (!inherited && sf_guard_install() < 0)
 		sf_fatal("secfilter: cannot install the guard filter");
-	if (inherited && (!sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
+	if (inherited && (sf_trusted_in_force(&prog) || !sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
 			  !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER))) {
 		if (sf_may(SYS_munmap, 0))
 			sf_unpages(prog.insns, prog.size);

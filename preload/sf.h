@@ -375,10 +375,12 @@ struct sf_prog {
 	size_t size;
 	unsigned len;
 	int all_threads;
+	uint64_t id; /* its mark (trusted.c), 0 for none */
 };
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);
+int sf_trusted_in_force(const struct sf_prog *prog);
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err);
 struct sf_ksigaction;
 long sf_guard_handler(const struct sf_ksigaction *act);

@@ -166,18 +166,97 @@ static uint32_t denied_action(int all_threads)
 	return all_threads ? SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL : SECCOMP_RET_KILL_PROCESS;
 }
 
+/* ---- the mark: does an inherited filter already carry this program? ----
+ * An image exec'd in trusted mode starts under its parent's filters and
+ * used to install its own copy of the policy's on top: the same program
+ * again, and the kernel's JIT and the TLB shootdowns of loading it, in
+ * every process a filtered shell or make starts.  Each program we load
+ * now begins with a mark: sched_yield(MARK_TAG, id), id a hash of the
+ * program that follows, returns -MARK_ERRNO from the filter that carries
+ * that id, and runs (a yield) through any filter of ours that does not;
+ * sched_yield with any other first argument is the policy's to decide.
+ * The image compiles its policy, asks, and loads nothing when the answer
+ * says a filter with the very same program is in force: the kernel runs
+ * every filter of the stack, so that program is enforced already.
+ *
+ * Who can make the answer lie: a filter the program itself installed
+ * (the policy allowing seccomp) that answers for the id of a policy it
+ * then passes in SECFILTER_POLICY.  The image would then believe that
+ * policy, while the kernel still enforces every filter the tree started
+ * under: nothing the program could not do by exec'ing without the
+ * library.  What the mark costs the policy: sched_yield(MARK_TAG, ...)
+ * yields even where sched_yield is denied.  sched_yield, because other
+ * filters a process may run under (a container's, a service manager's)
+ * allow it; an unassigned number would be their default action, often a
+ * kill. */
+#define MARK_TAG 0x5ec0f17e6d61726bull /* "secfilter" "mark" */
+#define MARK_ERRNO 4093
+#define MARK_LEN 14
+
+static uint64_t prog_id(const struct sock_filter *f, unsigned len)
+{
+	const unsigned char *b = (const unsigned char *)f;
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < len * sizeof *f; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Puts the mark before the program's len instructions (relative jumps:
+ * the program is unchanged by the move).  0 when it would not fit. */
+static int add_mark(struct sock_filter *f, unsigned *len, uint64_t id)
+{
+	const struct sock_filter mark[MARK_LEN] = {
+		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 12),
+		/* 2 */ LD(0), JNE(SYS_sched_yield, 10),
+		/* 4 */ LD(16), JNE((uint32_t)MARK_TAG, 8),
+		/* 6 */ LD(20), JNE((uint32_t)(MARK_TAG >> 32), 6),
+		/* 8 */ LD(24), JNE((uint32_t)id, 3),
+		/* 10 */ LD(28), JNE((uint32_t)(id >> 32), 1),
+		/* 12 */ RET(SECCOMP_RET_ERRNO | MARK_ERRNO),
+		/* 13 */ RET(SECCOMP_RET_ALLOW),
+	};
+	unsigned i;
+
+	if (*len + MARK_LEN > SF_BPF_MAX)
+		return 0;
+	for (i = *len; i-- > 0;)
+		f[i + MARK_LEN] = f[i];
+	sf_memcpy(f, mark, sizeof mark);
+	*len += MARK_LEN;
+	return 1;
+}
+
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err)
 {
+	int r;
+
 	out->size = SF_BPF_MAX * sizeof(struct sock_filter);
 	out->insns = sf_pages(out->size);
 	out->len = 0;
 	out->all_threads = all_threads;
+	out->id = 0;
 	sf_memset(err, 0, sizeof *err);
 	if (!out->insns)
 		return -ENOMEM;
-	return sf_bpf_compile(p, denied_action(all_threads), out->insns, SF_BPF_MAX, &out->len,
-			      err);
+	r = sf_bpf_compile(p, denied_action(all_threads), out->insns, SF_BPF_MAX, &out->len, err);
+	if (r < 0)
+		return r;
+	out->id = prog_id(out->insns, out->len);
+	if (!add_mark(out->insns, &out->len, out->id))
+		out->id = 0;
+	return r;
+}
+
+/* Whether a filter in force carries prog already (see the mark).  Only
+ * under an inherited guard: the call is then one our filters expect. */
+int sf_trusted_in_force(const struct sf_prog *prog)
+{
+	return prog->id &&
+	       sf_sys(SYS_sched_yield, (long)MARK_TAG, (long)prog->id, 0, 0, 0, 0) == -MARK_ERRNO;
 }
 
 /* Installs on this thread; in trusted mode on every thread of the process

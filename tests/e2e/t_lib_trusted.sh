@@ -164,6 +164,61 @@ expect_sigkill $?
 expect_report p.err getpriority 'not in the allowed set'
 echo "ok exec'd image in trusted mode reports"
 
+# An image whose policy's filter is in force already (the mark, preload/
+# trusted.c) loads no second copy of it: the exec'd grep runs under as
+# many filters as the shell.  An image given another policy (a script
+# narrowing it for one command) loads its own, and the kernel enforces it.
+P='*: 1; getpriority: 0'
+trusted "$P" sh -c 'grep "^Seccomp_filters" /proc/$$/status; grep "^Seccomp_filters" /proc/self/status;
+	SECFILTER_POLICY="*: 1; getpriority: 0; uname: 0" grep "^Seccomp_filters" /proc/self/status;
+	SECFILTER_POLICY="*: 1; getpriority: 0; uname: 0" uname; echo "uname $?"' >n.out 2>n.err
+sh_n=$(sed -n 1p n.out | awk '{print $2}'); same_n=$(sed -n 2p n.out | awk '{print $2}')
+other_n=$(sed -n 3p n.out | awk '{print $2}')
+[ -n "$sh_n" ] && [ "$sh_n" -ge 2 ] || fail "the shell's filters: '$sh_n'"
+[ "$same_n" = "$sh_n" ] || fail "an image under the same policy loaded a filter: $sh_n -> $same_n"
+[ "$other_n" = $((sh_n + 1)) ] || fail "an image under another policy loaded no filter: $sh_n -> $other_n"
+expect_grep '^uname 137$' n.out
+expect_report n.err newuname 'not in the allowed set'
+echo "ok the same policy is loaded once ($sh_n filters), another one on top ($other_n)"
+
+# An attack on the mark: a program the policy lets install filters makes
+# one that answers the mark for every program, then execs an image told a
+# wider policy.  That image believes it and loads nothing; the kernel
+# still enforces the filters the tree started under: the getppid that
+# would create the marker is killed.
+cat >forge.c <<'C'
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_sched_yield, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x6d61726bu, 0, 1), /* the tag's low half */
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 4093),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog fp = { sizeof f / sizeof f[0], f };
+	(void)argc;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp))
+		return 3;
+	execv(argv[1], argv + 1);
+	return 4;
+}
+C
+cc -o forge forge.c
+trusted '*: 1; getppid: 0' env SECFILTER_POLICY='*: 1' ./forge "$PROBE" out forged getppid out escaped >f.out 2>f.err
+expect_sigkill $?
+expect_grep '^forged$' f.out
+expect_no_grep '^escaped$' f.out
+expect_grep '^lib_probe\[[0-9]+\]: system call 110 \(sys_getppid\) blocked' f.err
+echo "ok a forged answer to the mark widens nothing"
+
 # The environment an image is exec'd with cannot widen the policy: a wider
 # SECFILTER_POLICY is what the library there reads, but the inherited
 # filter still denies, and the report says whose rule it was; without
