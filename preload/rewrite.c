@@ -81,6 +81,7 @@
 #include <fcntl.h>
 #include <linux/membarrier.h>
 #include <linux/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -389,7 +390,62 @@ struct space {
 	struct row site;     /* the mapping holding the site */
 	uintptr_t heap_lo, heap_hi, stack_lo;
 	uint64_t self_dev, self_ino;
+	int full;            /* rows, heap and stack read (a new page needs them) */
 };
+
+/* ---- one mapping at a time ----
+ * Reading all of /proc/self/maps (the kernel formats every mapping, we
+ * parse every line) to learn about the one that holds a site was most of
+ * what a rewrite cost: enough that rewriting a site paid off only after
+ * a hundred traps there.  PROCMAP_QUERY (Linux 6.11) answers for one
+ * address.  Where the kernel has no such ioctl the full read stands in. */
+struct pmq {
+	uint64_t size, query_flags, query_addr;
+	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+#define PROCMAP_QUERY_IOCTL _IOWR('f', 17, struct pmq)
+
+static long qfd = -1;  /* /proc/self/maps for the queries of one rewrite */
+static int pmq_none;   /* the kernel has no PROCMAP_QUERY */
+static char qpath[4096];
+
+static uint64_t encode_dev(uint64_t maj, uint64_t min)
+{
+	/* The kernel's encoding of a dev_t, as stat reports it. */
+	return (min & 0xff) | (maj << 8) | ((min & ~0xfful) << 12);
+}
+
+/* The mapping holding addr, as a row (its path in path when asked). */
+static int query_row(uintptr_t addr, struct row *r, char *path, size_t cap)
+{
+	struct pmq q;
+	long e;
+
+	sf_memset(&q, 0, sizeof q);
+	q.size = sizeof q;
+	q.query_addr = addr;
+	if (path) {
+		q.vma_name_addr = (uintptr_t)path;
+		q.vma_name_size = (uint32_t)cap;
+	}
+	if ((e = sf_sys(SYS_ioctl, qfd, (long)PROCMAP_QUERY_IOCTL, (long)&q, 0, 0, 0)) < 0) {
+		if (e == -ENOTTY || e == -EINVAL)
+			pmq_none = 1;
+		return -1;
+	}
+	r->lo = q.vma_start;
+	r->hi = q.vma_end;
+	r->prot = (q.vma_flags & 1 ? PROT_READ : 0) | (q.vma_flags & 2 ? PROT_WRITE : 0) |
+		  (q.vma_flags & 4 ? PROT_EXEC : 0);
+	r->shared = (q.vma_flags & 8) != 0;
+	r->off = q.vma_offset;
+	r->ino = q.inode;
+	r->dev = encode_dev(q.dev_major, q.dev_minor);
+	r->path = path && q.vma_name_size ? path : "";
+	return 0;
+}
 
 /* Whether [lo, hi) lies in mappings like r (private, read-only code of
  * the same file), without a hole: our own mprotect calls may have split
@@ -397,6 +453,17 @@ struct space {
 static int like_rows(uintptr_t lo, uintptr_t hi, const struct row *like)
 {
 	unsigned i;
+
+	if (qfd >= 0) {
+		struct row r;
+		while (lo < hi) {
+			if (query_row(lo, &r, NULL, 0) < 0 || r.prot != like->prot || r.shared ||
+			    r.dev != like->dev || r.ino != like->ino)
+				return 0;
+			lo = r.hi;
+		}
+		return 1;
+	}
 
 	for (i = 0; lo < hi && i < nrows; i++) {
 		const struct row *r = &rows[i];
@@ -409,7 +476,9 @@ static int like_rows(uintptr_t lo, uintptr_t hi, const struct row *like)
 	return lo >= hi;
 }
 
-static int survey(uintptr_t site, struct space *sp)
+/* All the rows: for a new trampoline page, and where the kernel cannot
+ * be asked about one address. */
+static int full_survey(uintptr_t site, struct space *sp)
 {
 	struct row r;
 	unsigned i;
@@ -419,6 +488,7 @@ static int survey(uintptr_t site, struct space *sp)
 	sf_memset(sp, 0, sizeof *sp);
 	if (read_rows() < 0)
 		return -1;
+	sp->full = 1;
 	for (i = 0; i < nrows; i++) {
 		r = rows[i];
 		if (r.lo <= site && site < r.hi) {
@@ -439,6 +509,27 @@ static int survey(uintptr_t site, struct space *sp)
 	return found ? 0 : -1;
 }
 
+static int survey(uintptr_t site, struct space *sp)
+{
+	static uint64_t self_dev, self_ino;
+	struct row r;
+
+	if (qfd < 0)
+		return full_survey(site, sp);
+	sf_memset(sp, 0, sizeof *sp);
+	if (!self_ino) {
+		if (query_row((uintptr_t)sf_rw_entry, &r, NULL, 0) < 0)
+			return full_survey(site, sp);
+		self_dev = r.dev;
+		self_ino = r.ino;
+	}
+	sp->self_dev = self_dev;
+	sp->self_ino = self_ino;
+	if (query_row(site, &sp->site, qpath, sizeof qpath) == 0)
+		return 0;
+	return pmq_none ? full_survey(site, sp) : -1;
+}
+
 /* ---- the object's file ---- */
 
 struct image {
@@ -453,12 +544,24 @@ static int in_image(const struct image *im, uint64_t off, uint64_t len)
 	return off <= im->size && len <= im->size - off;
 }
 
+/* The last file mapped, kept: the sites of a process are mostly in libc,
+ * and mapping it again for each (and faulting in its headers and unwind
+ * tables) was a good part of a rewrite.  Same device and inode as the
+ * mapping: the same file; the bytes a rewrite replaces are compared with
+ * the memory before they are (patch). */
+static struct image cached;
+static uint64_t cached_dev, cached_ino;
+
 /* The file of a mapping, if it is still the one mapped. */
 static int open_image(const struct row *r, struct image *im)
 {
 	struct stat st;
 	long fd, m;
 
+	if (cached.p && cached_dev == r->dev && cached_ino == r->ino) {
+		*im = cached;
+		return 0;
+	}
 	if (r->path[0] != '/')
 		return -1;
 	fd = sf_sys(SYS_openat, AT_FDCWD, (long)r->path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
@@ -484,6 +587,11 @@ static int open_image(const struct row *r, struct image *im)
 		return -1;
 	}
 	im->ph = (const Elf64_Phdr *)(im->p + im->eh->e_phoff);
+	if (cached.p)
+		sf_unpages((void *)cached.p, cached.size);
+	cached = *im;
+	cached_dev = r->dev;
+	cached_ino = r->ino;
 	return 0;
 }
 
@@ -1063,7 +1171,7 @@ static uintptr_t stack_room(void)
 }
 
 /* A new trampoline page near the site; its index in tpages, or -1. */
-static int new_tpage(const struct space *sp, uintptr_t site, const struct plan *pl)
+static int new_tpage(struct space *sp, uintptr_t site, const struct plan *pl)
 {
 	struct hole_ctx h = { site, pl->t_lo, pl->t_hi, pl->size, { 0 }, 0 };
 	uintptr_t ex[2][2], prev = LOW_LIMIT;
@@ -1073,6 +1181,12 @@ static int new_tpage(const struct space *sp, uintptr_t site, const struct plan *
 
 	if (ntpages >= NTPAGES)
 		return -1;
+	if (!sp->full) {
+		struct row keep = sp->site;
+		if (full_survey(site, sp) < 0)
+			return -1;
+		sp->site = keep; /* its path is qpath's, which the rows do not hold */
+	}
 	if (sp->heap_hi)
 		ex[nex][0] = sp->heap_lo, ex[nex][1] = sp->heap_hi + HEAP_ROOM, nex++;
 	if (sp->stack_lo) {
@@ -1243,7 +1357,7 @@ static int patch(const struct site *st, const struct plan *pl, const uint8_t *jm
 	return ok ? 0 : -1;
 }
 
-static int try_plan(const struct site *st, const struct space *sp, const struct plan *pl)
+static int try_plan(const struct site *st, struct space *sp, const struct plan *pl)
 {
 	uint8_t code[128], jmp[5];
 	uintptr_t S = st->base + pl->s, t = 0;
@@ -1284,7 +1398,7 @@ static int try_plan(const struct site *st, const struct space *sp, const struct 
 
 /* The candidates, nearest the syscall first: each start is one more
  * instruction back, as long as every instruction can move. */
-static int place(const struct site *st, const struct space *sp)
+static int place(const struct site *st, struct space *sp)
 {
 	unsigned first;
 	struct plan pl;
@@ -1309,24 +1423,14 @@ static int place(const struct site *st, const struct space *sp)
 static struct site the_site;
 static struct space the_space;
 
-static int rewrite(uintptr_t rip)
+static int rewrite_in(uintptr_t rip, struct site *st, struct space *sp)
 {
-	struct site *st = &the_site;
-	struct space *sp = &the_space;
 	const struct row *r = &sp->site;
 	const Elf64_Phdr *seg;
 	struct image im;
 	uint64_t va, lo = 0, hi = 0;
 	int ret = -1;
 
-	/* The rewriter opens files and maps pages: under a seccomp filter
-	 * the program installed, those calls would meet its verdict (a
-	 * user notifier whose thread does not exist yet, a kill), which the
-	 * program never asked for. */
-	why = "the program has a seccomp filter";
-	if (sf_sys(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0, 0) != 0)
-		return -1;
-	why = "no mapping";
 	if (survey(rip - 2, sp) < 0)
 		return -1;
 	why = "not a private read-only code mapping of a file";
@@ -1349,7 +1453,30 @@ static int rewrite(uintptr_t rip)
 				ret = place(st, sp);
 		}
 	}
-	sf_unpages((void *)im.p, im.size);
+	return ret;
+}
+
+static int rewrite(uintptr_t rip)
+{
+	int ret;
+
+	/* The rewriter opens files and maps pages: under a seccomp filter
+	 * the program installed, those calls would meet its verdict (a
+	 * user notifier whose thread does not exist yet, a kill), which the
+	 * program never asked for. */
+	why = "the program has a seccomp filter";
+	if (sf_sys(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0, 0) != 0)
+		return -1;
+	why = "no mapping";
+	qfd = pmq_none ? -1
+		       : sf_sys(SYS_openat, AT_FDCWD, (long)"/proc/self/maps", O_RDONLY | O_CLOEXEC,
+				0, 0, 0);
+	if (qfd < 0)
+		qfd = -1;
+	ret = rewrite_in(rip, &the_site, &the_space);
+	if (qfd >= 0)
+		sf_sys(SYS_close, qfd, 0, 0, 0, 0, 0);
+	qfd = -1;
 	return ret;
 }
 
