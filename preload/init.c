@@ -300,28 +300,34 @@ static const char *audit_self(void)
 	return sf_startswith(name, base) ? v : NULL;
 }
 
+/* Everything is built in place, in sf_cfg.lib_path: two 4 KiB buffers
+ * on this frame made every start fault in two more pages of stack. */
 static void resolve_lib_path(int audit)
 {
 	struct sf_obj self;
 	struct sf_buf b = { sf_cfg.lib_path, 0, sizeof sf_cfg.lib_path };
 	const char *name = NULL;
-	char cwd[4096], path[4096];
 
 	/* The copy rtld loads for LD_AUDIT is not on the program's list: the
-	 * kernel names its file (before the filter). */
+	 * kernel names its file (before the filter), absolute. */
 	if (audit && !(name = audit_self()))
-		name = mapped_file((uintptr_t)resolve_lib_path, path, sizeof path);
-	else if (sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main)
+		name = mapped_file((uintptr_t)resolve_lib_path, sf_cfg.lib_path,
+				   sizeof sf_cfg.lib_path);
+	else if (!audit && sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main)
 		name = self.name;
 	if (!name || !name[0])
 		sf_fatal("secfilter: cannot find the library's own path");
-	if (name[0] != '/') {
-		if (sf_sys(SYS_getcwd, (long)cwd, sizeof cwd, 0, 0, 0, 0) < 0)
+	if (name == sf_cfg.lib_path)
+		b.len = sf_strlen(name);
+	else if (name[0] != '/') {
+		if (sf_sys(SYS_getcwd, (long)sf_cfg.lib_path, sizeof sf_cfg.lib_path - 1, 0, 0, 0,
+			   0) < 0)
 			sf_fatal("secfilter: cannot resolve the library's path");
-		sf_puts(&b, cwd);
+		b.len = sf_strlen(sf_cfg.lib_path);
 		sf_putc(&b, '/');
 	}
-	sf_puts(&b, name);
+	if (name != sf_cfg.lib_path)
+		sf_puts(&b, name);
 	if (sf_cfg.mode == SF_MODE_TRUSTED)
 		put_env(sf_cfg.env_audit, sizeof sf_cfg.env_audit, "LD_AUDIT=", sf_cfg.lib_path);
 }
