@@ -414,7 +414,7 @@ static void strip_env(const char *prefix)
 static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited)
 {
 	struct sf_error err;
-	struct sf_prog prog;
+	struct sf_prog prog = { .insns = SF_PROG_BOOT };
 
 	if (sf_trusted_compile(p, 1, &prog, &err) < 0)
 		apply_error(&err);
@@ -424,8 +424,6 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 		sf_fatal("secfilter: cannot install the guard filter");
 	if (inherited && (sf_trusted_in_force(&prog) || !sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
 			  !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER))) {
-		if (sf_may(SYS_munmap, 0))
-			sf_unpages(prog.insns, prog.size);
 		return;
 	}
 	if (sf_trusted_load(&prog, &err) < 0)

@@ -377,6 +377,8 @@ struct sf_prog {
 	int all_threads;
 	uint64_t id; /* its mark (trusted.c), 0 for none */
 };
+/* insns set to this before sf_trusted_compile: the start's own storage */
+#define SF_PROG_BOOT ((struct sock_filter *)1)
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);

@@ -229,13 +229,23 @@ static int add_mark(struct sock_filter *f, unsigned *len, uint64_t id)
 	return 1;
 }
 
+/* The program of the policy an image starts under: compiled once, before
+ * any code of the program runs, into storage of its own, so that a start
+ * maps and unmaps nothing for it (an munmap is a TLB flush). */
+static struct sock_filter boot_insns[SF_BPF_MAX];
+
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err)
 {
 	int r;
 
-	out->size = SF_BPF_MAX * sizeof(struct sock_filter);
-	out->insns = sf_pages(out->size);
+	if (out->insns == SF_PROG_BOOT) {
+		out->insns = boot_insns;
+		out->size = 0; /* not ours to unmap */
+	} else {
+		out->size = SF_BPF_MAX * sizeof(struct sock_filter);
+		out->insns = sf_pages(out->size);
+	}
 	out->len = 0;
 	out->all_threads = all_threads;
 	out->id = 0;
@@ -278,18 +288,19 @@ int sf_trusted_load(struct sf_prog *prog, struct sf_error *err)
 		sf_puts(&b, sf_strerror((int)-r));
 		err->code = (int)r;
 	}
-	sf_unpages(prog->insns, prog->size);
+	if (prog->size)
+		sf_unpages(prog->insns, prog->size);
 	prog->insns = NULL;
 	return (int)r;
 }
 
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err)
 {
-	struct sf_prog prog;
+	struct sf_prog prog = { 0 };
 	int r = sf_trusted_compile(p, all_threads, &prog, err);
 
 	if (r < 0) {
-		if (prog.insns)
+		if (prog.insns && prog.size)
 			sf_unpages(prog.insns, prog.size);
 		return r;
 	}
