@@ -30,6 +30,8 @@ cc -O2 -I"$TOP/bench" -o "$work/timed" "$TOP/bench/timed.c" || exit 1
 echo 'void sf_bench_empty(void) {}' >"$work/empty.c"
 cc -shared -fPIC -o "$work/libempty.so" "$work/empty.c" || exit 1
 
+median() { sort -g | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "-" }'; }
+
 echo "$(date -u +%Y-%m-%d) on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---- 1. /bin/true ----
@@ -59,6 +61,40 @@ for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (inter
 	read -r ins sys flt <<<"$counts"
 	printf '%-36s %7.0f %+6.0f %7.0f %+6.0f %12s %8s %6s\n' "$c" "$us" "$plus" "$cpu" "$cplus" \
 		"$ins" "$sys" "$flt"
+done
+
+# ---- 1b. /bin/true started by a filtered parent ----
+# What a script's commands pay: the parent (bench/spawn.c) runs unfiltered,
+# under interposition, or under trusted mode's filter, whose image the
+# child inherits (the mark spares it loading the same filter again).  The
+# three parents take turns, one round of 40 starts each, ROUNDS times.
+echo
+printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "/bin/true from a parent (median)" "wall us" "+" "cpu us" \
+	"+" "instructions" "syscalls" "faults"
+: >"$work/tree.txt"
+for r in $(seq "$ROUNDS"); do
+	p=$("$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
+	i=$(env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" "$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
+	t=$(env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
+		"$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
+	printf '%s\t%s\t%s\n' "$p" "$i" "$t" >>"$work/tree.txt"
+done
+col_median() { cut -f"$1" "$work/tree.txt" | median; }
+pw=$(col_median 1) pc=$(col_median 2)
+n=0
+for c in "unfiltered parent" "interposed parent (inherits it)" "trusted parent (inherits it)"; do
+	n=$((n + 1))
+	w=$(col_median $((2 * n - 1))) cp=$(col_median $((2 * n)))
+	case $n in
+	1) counts=$("$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
+	2) counts=$(env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" "$work/icount" -q /bin/true |
+		awk '{ print $2, $4, $6 }') ;;
+	3) counts=$(env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
+		"$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
+	esac
+	read -r ins sys flt <<<"$counts"
+	printf '%-36s %7.0f %+6.0f %7.0f %+6.0f %12s %8s %6s\n' "$c" "$w" "$(echo "$w - $pw" | bc)" "$cp" \
+		"$(echo "$cp - $pc" | bc)" "$ins" "$sys" "$flt"
 done
 
 # ---- 2. workloads ----
@@ -114,7 +150,6 @@ run() {
 	echo "$wall $cpu"
 }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "-" }'; }
 
 echo
 echo "workloads: ratio to the unfiltered run of the same round, median of $ROUNDS rounds;"
