@@ -3,8 +3,6 @@
  * functions that must not replace our SIGSYS handler when no dispatch
  * sees their rt_sigaction (trusted mode). */
 #include <dlfcn.h>
-
-extern void *dlsym(void *, const char *) __attribute__((weak)); /* sf.h */
 #include <fcntl.h>
 #include <linux/prctl.h>
 #include <signal.h>
@@ -18,6 +16,9 @@ extern void *dlsym(void *, const char *) __attribute__((weak)); /* sf.h */
 
 #include "ksig.h"
 #include "wrap.h"
+
+/* Weak, as everything the library takes from libc (sf.h). */
+extern void *dlsym(void *, const char *) __attribute__((weak));
 
 int sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
 		   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uintptr_t ip,

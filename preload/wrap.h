@@ -11,11 +11,12 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sys/single_threaded.h>
-
-extern char __libc_single_threaded __attribute__((weak)); /* sf.h */
 #include <sys/syscall.h>
 
 #include "sf.h"
+
+/* Weak, as everything the library takes from libc (sf.h). */
+extern char __libc_single_threaded __attribute__((weak));
 
 #define SF_WRAPPER SF_EXPORT SF_REGION
 #define SF_CALLER ((uintptr_t)__builtin_return_address(0))
