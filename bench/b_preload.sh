@@ -19,7 +19,7 @@ cc -O2 -o "$work/calls" "$TOP/bench/preload_calls.c" || exit 1
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-POL_CALLS='*: 1; io_uring_setup: 0; write: fd == 1 || fd == 2 || fd == 3'
+POL_CALLS='*: 1; io_uring_setup: 0; write: fd == 1 || fd == 2 || fd == 3 || fd == 4'  # 4: the FILE's dup
 calls() {
 	"$work/calls" "$@"
 }
