@@ -94,8 +94,8 @@ static int same_build(const ElfW(Ehdr) *eh, uintptr_t bias)
  * then is its ELF header looked for at l_addr, where the library, linked
  * from address 0, has it (another object's first segment may start
  * elsewhere).  A copy renamed otherwise is not handed off: its constructor
- * then refuses. */
-static int our_name(const char *path)
+ * then refuses.  init.c asks it of LD_AUDIT's value too. */
+int sf_our_name(const char *path)
 {
 	static const char base[] = "libsecfilter.so";
 	const char *s, *name = path;
@@ -111,7 +111,7 @@ static int our_name(const char *path)
 
 static void hand_off(struct link_map *map)
 {
-	if (!map->l_addr || map->l_addr == (uintptr_t)&__ehdr_start || !our_name(map->l_name) ||
+	if (!map->l_addr || map->l_addr == (uintptr_t)&__ehdr_start || !sf_our_name(map->l_name) ||
 	    !same_build((const ElfW(Ehdr) *)map->l_addr, map->l_addr))
 		return;
 	*IN_COPY(map, sf_cfg) = sf_cfg;

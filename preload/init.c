@@ -27,7 +27,7 @@ static char **env_start;
 
 struct env_in {
 	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
-	int audit; /* LD_AUDIT is set */
+	const char *audit; /* LD_AUDIT's value, if set */
 };
 
 static const char *env_value(const char *entry, const char *name)
@@ -47,7 +47,7 @@ static void read_env(struct env_in *e, char **env)
 	for (ep = env; ep && *ep; ep++) {
 		const char *s = *ep, *v;
 		if (sf_startswith(s, "LD_AUDIT="))
-			e->audit = 1;
+			e->audit = s + 9;
 		if (!sf_startswith(s, "SECFILTER_"))
 			continue;
 		if ((v = env_value(s, "SECFILTER_POLICY")))
@@ -280,29 +280,22 @@ static const char *mapped_file(uintptr_t addr, char *buf, size_t cap)
  * modules LD_AUDIT lists and nothing else, before any code of the program
  * runs.  Anything else (a list, a relative name) is left to the kernel's
  * word, /proc/self/maps: six calls and a 256 KiB buffer at every start. */
-static const char *audit_self(void)
+static const char *audit_self(const char *v)
 {
-	static const char base[] = "libsecfilter";
-	const char *v = NULL, *s, *name;
-	char **ep;
+	const char *s;
 
-	for (ep = env_start; ep && *ep; ep++)
-		if (sf_startswith(*ep, "LD_AUDIT="))
-			v = *ep + 9;
 	if (!v || v[0] != '/')
 		return NULL;
-	for (s = name = v; *s; s++) {
+	for (s = v; *s; s++)
 		if (*s == ':' || *s == ' ')
 			return NULL;
-		if (*s == '/')
-			name = s + 1;
-	}
-	return sf_startswith(name, base) ? v : NULL;
+	return sf_our_name(v) ? v : NULL;
 }
 
 /* Everything is built in place, in sf_cfg.lib_path: two 4 KiB buffers
  * on this frame made every start fault in two more pages of stack. */
-static void resolve_lib_path(int audit)
+/* audit: LD_AUDIT's value when this is the audit copy, else NULL. */
+static void resolve_lib_path(const char *audit)
 {
 	struct sf_obj self;
 	struct sf_buf b = { sf_cfg.lib_path, 0, sizeof sf_cfg.lib_path };
@@ -310,7 +303,7 @@ static void resolve_lib_path(int audit)
 
 	/* The copy rtld loads for LD_AUDIT is not on the program's list: the
 	 * kernel names its file (before the filter), absolute. */
-	if (audit && !(name = audit_self()))
+	if (audit && !(name = audit_self(audit)))
 		name = mapped_file((uintptr_t)resolve_lib_path, sf_cfg.lib_path,
 				   sizeof sf_cfg.lib_path);
 	else if (!audit && sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main)
@@ -414,9 +407,9 @@ static void strip_env(const char *prefix)
 static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited)
 {
 	struct sf_error err;
-	struct sf_prog prog = { .insns = SF_PROG_BOOT };
+	struct sf_prog prog;
 
-	if (sf_trusted_compile(p, 1, &prog, &err) < 0)
+	if (sf_trusted_compile_boot(p, &prog, &err) < 0)
 		apply_error(&err);
 	if (hs)
 		handshake(hs);
@@ -471,7 +464,7 @@ int sf_settings_from_env(const char **msg)
 	*msg = settings_msg;
 	if (parse_settings(&e) < 0)
 		return -1;
-	resolve_lib_path(0);
+	resolve_lib_path(NULL);
 	return 0;
 }
 
@@ -575,7 +568,7 @@ int sf_boot_trusted(void)
 		sf_policy_free(p);
 		return 0;
 	}
-	resolve_lib_path(1);
+	resolve_lib_path(e.audit ? e.audit : "");
 	sf_cfg.active = 1;
 	/* An image exec'd under trusted mode starts under the filter it
 	 * inherited: the library's own optional calls then ask the policy
@@ -620,9 +613,9 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	if (e.comm)
 		set_comm(e.comm);
 	p = load_policy(&e);
-	resolve_lib_path(0);
+	resolve_lib_path(NULL);
 	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending)
-		need_audit(e.audit);
+		need_audit(e.audit != NULL);
 	sf_cfg.active = 1;
 	if (sf_install_sigsys() < 0)
 		sf_fatal("secfilter: cannot install the SIGSYS handler");

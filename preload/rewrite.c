@@ -327,6 +327,12 @@ static const char *hexnum(const char *p, uint64_t *v)
 	return p == start ? NULL : p;
 }
 
+static uint64_t encode_dev(uint64_t maj, uint64_t min)
+{
+	/* The kernel's encoding of a dev_t, as stat reports it. */
+	return (min & 0xff) | (maj << 8) | ((min & ~0xfful) << 12);
+}
+
 /* One line, "lo-hi perms offset maj:min inode   path"; the path is cut
  * at its newline.  *pos moves to the next line.  0, or -1 at the end. */
 static int next_row(size_t *pos, struct row *r)
@@ -359,8 +365,7 @@ static int next_row(size_t *pos, struct row *r)
 	while (*p == ' ')
 		p++;
 	r->ino = ino;
-	/* The kernel's encoding of a dev_t, as stat reports it. */
-	r->dev = (min & 0xff) | (maj << 8) | ((min & ~0xfful) << 12);
+	r->dev = encode_dev(maj, min);
 	r->path = p;
 	return 0;
 }
@@ -410,12 +415,6 @@ struct pmq {
 static long qfd = -1;  /* /proc/self/maps for the queries of one rewrite */
 static int pmq_none;   /* the kernel has no PROCMAP_QUERY */
 static char qpath[4096];
-
-static uint64_t encode_dev(uint64_t maj, uint64_t min)
-{
-	/* The kernel's encoding of a dev_t, as stat reports it. */
-	return (min & 0xff) | (maj << 8) | ((min & ~0xfful) << 12);
-}
 
 /* The mapping holding addr, as a row (its path in path when asked). */
 static int query_row(uintptr_t addr, struct row *r, char *path, size_t cap)

@@ -377,12 +377,14 @@ struct sf_prog {
 	int all_threads;
 	uint64_t id; /* its mark (trusted.c), 0 for none */
 };
-/* insns set to this before sf_trusted_compile: the start's own storage */
-#define SF_PROG_BOOT ((struct sock_filter *)1)
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);
+/* The start's: on every thread, into static storage (trusted.c) */
+int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out,
+			    struct sf_error *err);
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);
 int sf_trusted_in_force(const struct sf_prog *prog);
+int sf_our_name(const char *path); /* audit.c */
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err);
 struct sf_ksigaction;
 long sf_guard_handler(const struct sf_ksigaction *act);

@@ -234,18 +234,11 @@ static int add_mark(struct sock_filter *f, unsigned *len, uint64_t id)
  * maps and unmaps nothing for it (an munmap is a TLB flush). */
 static struct sock_filter boot_insns[SF_BPF_MAX];
 
-int sf_trusted_compile(const struct sf_policy *p, int all_threads,
-		       struct sf_prog *out, struct sf_error *err)
+static int compile_into(const struct sf_policy *p, int all_threads, struct sf_prog *out,
+			struct sf_error *err)
 {
 	int r;
 
-	if (out->insns == SF_PROG_BOOT) {
-		out->insns = boot_insns;
-		out->size = 0; /* not ours to unmap */
-	} else {
-		out->size = SF_BPF_MAX * sizeof(struct sock_filter);
-		out->insns = sf_pages(out->size);
-	}
 	out->len = 0;
 	out->all_threads = all_threads;
 	out->id = 0;
@@ -259,6 +252,21 @@ int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 	if (!add_mark(out->insns, &out->len, out->id))
 		out->id = 0;
 	return r;
+}
+
+int sf_trusted_compile(const struct sf_policy *p, int all_threads,
+		       struct sf_prog *out, struct sf_error *err)
+{
+	out->size = SF_BPF_MAX * sizeof(struct sock_filter);
+	out->insns = sf_pages(out->size);
+	return compile_into(p, all_threads, out, err);
+}
+
+int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out, struct sf_error *err)
+{
+	out->insns = boot_insns;
+	out->size = 0; /* not ours to unmap */
+	return compile_into(p, 1, out, err);
 }
 
 /* Whether a filter in force carries prog already (see the mark).  Only
@@ -296,7 +304,7 @@ int sf_trusted_load(struct sf_prog *prog, struct sf_error *err)
 
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err)
 {
-	struct sf_prog prog = { 0 };
+	struct sf_prog prog;
 	int r = sf_trusted_compile(p, all_threads, &prog, err);
 
 	if (r < 0) {
