@@ -212,12 +212,19 @@ int main(int argc, char **argv)
 }
 C
 cc -o forge forge.c
+# The forgery takes: the image under it loads no filter of its own (the
+# shell's filters, plus the forger's one; the image's would be one more).
+trusted "$P" sh -c 'grep "^Seccomp_filters" /proc/$$/status;
+	./forge /usr/bin/env SECFILTER_POLICY="*: 1" grep "^Seccomp_filters" /proc/self/status' >g.out 2>g.err
+base_n=$(sed -n 1p g.out | awk '{print $2}'); forged_n=$(sed -n 2p g.out | awk '{print $2}')
+[ -n "$base_n" ] && [ "$forged_n" = $((base_n + 1)) ] ||
+	fail "the forged answer did not take (filters $base_n -> $forged_n): the attack below proves nothing"
 trusted '*: 1; getppid: 0' env SECFILTER_POLICY='*: 1' ./forge "$PROBE" out forged getppid out escaped >f.out 2>f.err
 expect_sigkill $?
 expect_grep '^forged$' f.out
 expect_no_grep '^escaped$' f.out
 expect_grep '^lib_probe\[[0-9]+\]: system call 110 \(sys_getppid\) blocked' f.err
-echo "ok a forged answer to the mark widens nothing"
+echo "ok a forged answer to the mark takes ($base_n -> $forged_n filters) and widens nothing"
 
 # The environment an image is exec'd with cannot widen the policy: a wider
 # SECFILTER_POLICY is what the library there reads, but the inherited
