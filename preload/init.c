@@ -25,6 +25,13 @@ struct sf_settings sf_cfg;
  * may run after this library's. */
 static char **env_start;
 
+/* An address on the main thread's stack (its initial environment array),
+ * 0 before the constructor: where the rewriter keeps away from. */
+uintptr_t sf_main_stack_hint(void)
+{
+	return (uintptr_t)env_start;
+}
+
 struct env_in {
 	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
 	const char *audit; /* LD_AUDIT's value, if set */

@@ -1179,17 +1179,118 @@ static uintptr_t stack_room(void)
 	return rl.rlim_cur > STACK_ROOM_MIN ? rl.rlim_cur + (16ul << 20) : STACK_ROOM_MIN;
 }
 
+/* Maps the first of h's candidates that is still free; its index in
+ * tpages, or -1. */
+static int map_best(const struct hole_ctx *h)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nbest; i++) {
+		long m = sf_sys(SYS_mmap, (long)h->best[i], PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (sf_is_err(m))
+			continue;
+		if ((uintptr_t)m != h->best[i]) { /* a kernel that took it as a hint */
+			sf_unpages((void *)m, PAGE);
+			continue;
+		}
+		wr64((uint8_t *)m, (uint64_t)(uintptr_t)sf_rw_entry);
+		tpages[ntpages].at = (uintptr_t)m;
+		tpages[ntpages].used = TP_HEAD;
+		return (int)ntpages++;
+	}
+	return -1;
+}
+
+/* The free intervals near the site, asked of the kernel one mapping at a
+ * time (PROCMAP_QUERY's "covering or next"), instead of all of
+ * /proc/self/maps: the full read and its parsing were most of what the
+ * first rewrite of a process cost (120k instructions), which kept
+ * rewriting from paying in short-lived processes.  Only the part of the
+ * trampoline's reach within QUERY_SPAN of the site is walked, upward, at
+ * most QUERY_MAX mappings, and only until past the site once a page is
+ * found (libraries are packed, the gap below them is near).  The heap's
+ * room is kept from the current break, the main stack's from an address
+ * on it (its initial environment) with a margin for what it has grown
+ * since.  0: candidates in h; 1: the whole reach was walked and has no
+ * room; -1: ask the full read. */
+#define QUERY_SPAN (64ul << 20)
+#define QUERY_MAX 128
+#define PROCMAP_QUERY_COVERING_OR_NEXT_VMA 0x10
+
+static int holes_by_query(struct hole_ctx *h)
+{
+	uintptr_t ex[2][2], at, end, stack = sf_main_stack_hint();
+	long brk = sf_sys(SYS_brk, 0, 0, 0, 0, 0, 0);
+	unsigned n;
+	int whole;
+
+	if (qfd < 0 || !stack || brk <= 0)
+		return -1;
+	ex[0][0] = (uintptr_t)brk;
+	ex[0][1] = (uintptr_t)brk + HEAP_ROOM;
+	at = PAGE_DOWN(stack);
+	end = stack_room() + (64ul << 20);
+	ex[1][0] = at > end ? at - end : 0;
+	ex[1][1] = USER_TOP;
+	if (ex[0][0] > ex[1][0])
+		return -1; /* a heap above the stack: not the layout this knows */
+	/* The reach near the site; a narrow one (the displacement's high
+	 * bytes fixed) may lie far from it, and is walked whole. */
+	at = h->site > QUERY_SPAN ? h->site - QUERY_SPAN : 0;
+	at = at > h->lo ? at : h->lo;
+	end = h->site + QUERY_SPAN < h->hi ? h->site + QUERY_SPAN : h->hi;
+	if (at > end) {
+		at = h->lo;
+		end = h->hi - h->lo > 2 * QUERY_SPAN ? h->lo + 2 * QUERY_SPAN : h->hi;
+	}
+	whole = at == h->lo && end == h->hi;
+	at = PAGE_DOWN(at > PAGE ? at - PAGE : at);
+	at = at > LOW_LIMIT ? at : LOW_LIMIT;
+	/* Upward from below the site, until past it with a page found. */
+	for (n = 0; at <= end && n < QUERY_MAX && !(h->nbest && at > h->site); n++) {
+		struct pmq q;
+		long e;
+
+		sf_memset(&q, 0, sizeof q);
+		q.size = sizeof q;
+		q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA;
+		q.query_addr = at;
+		e = sf_sys(SYS_ioctl, qfd, (long)PROCMAP_QUERY_IOCTL, (long)&q, 0, 0, 0);
+		if (e == -ENOENT) /* nothing mapped above */
+			q.vma_start = q.vma_end = USER_TOP;
+		else if (e < 0 || q.vma_end <= at)
+			return -1;
+		if (q.vma_start > at)
+			consider_free(h, at, q.vma_start < end + PAGE ? q.vma_start : end + PAGE,
+				      (const uintptr_t (*)[2])ex, 2);
+		at = q.vma_end;
+	}
+	if (h->nbest)
+		return 0;
+	return whole && at > end ? 1 : -1;
+}
+
 /* A new trampoline page near the site; its index in tpages, or -1. */
 static int new_tpage(struct space *sp, uintptr_t site, const struct plan *pl)
 {
 	struct hole_ctx h = { site, pl->t_lo, pl->t_hi, pl->size, { 0 }, 0 };
 	uintptr_t ex[2][2], prev = LOW_LIMIT;
-	unsigned nex = 0, i;
+	unsigned nex = 0;
 	const struct row *r;
 	unsigned k;
+	int i;
 
 	if (ntpages >= NTPAGES)
 		return -1;
+	if (!sp->full) {
+		i = holes_by_query(&h);
+		if (i == 1)
+			return -1; /* the whole reach walked: no room */
+		if (i == 0 && (i = map_best(&h)) >= 0)
+			return i;
+	}
+	h.nbest = 0;
 	if (!sp->full) {
 		struct row keep = sp->site;
 		if (full_survey(site, sp) < 0)
@@ -1218,21 +1319,7 @@ static int new_tpage(struct space *sp, uintptr_t site, const struct plan *pl)
 	}
 	if (prev < USER_TOP)
 		consider_free(&h, prev, USER_TOP, (const uintptr_t (*)[2])ex, nex);
-	for (i = 0; i < h.nbest; i++) {
-		long m = sf_sys(SYS_mmap, (long)h.best[i], PAGE, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-		if (sf_is_err(m))
-			continue;
-		if ((uintptr_t)m != h.best[i]) { /* a kernel that took it as a hint */
-			sf_unpages((void *)m, PAGE);
-			continue;
-		}
-		wr64((uint8_t *)m, (uint64_t)(uintptr_t)sf_rw_entry);
-		tpages[ntpages].at = (uintptr_t)m;
-		tpages[ntpages].used = TP_HEAD;
-		return (int)ntpages++;
-	}
-	return -1;
+	return map_best(&h);
 }
 
 /* The trampoline's bytes for a start at t in page `at`; its length, or

@@ -123,6 +123,7 @@ struct sf_settings {
 };
 extern struct sf_settings sf_cfg;
 int sf_settings_from_env(const char **msg); /* init.c */
+uintptr_t sf_main_stack_hint(void);         /* init.c: on the main stack */
 
 /* The policy in force.  sf_cur is the latest block (possibly pending);
  * sf_enforce is the same block when it is enforced here, else NULL: the
