@@ -151,7 +151,7 @@ void sf_clone_child(unsigned long how)
 
 static long fork_like(struct sf_call *c, struct clone_req *r)
 {
-	int clear = 0;
+	int clear = 0, locked;
 	uint64_t old;
 	long ret;
 
@@ -168,10 +168,10 @@ static long fork_like(struct sf_call *c, struct clone_req *r)
 		c->a[1] = r->ca_size;
 	}
 	old = block_all();
-	sf_rw_fork_begin();
+	locked = sf_rw_fork_begin();
 	ret = sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
 		     (long)c->a[3], (long)c->a[4], (long)c->a[5]);
-	sf_rw_fork_end();
+	sf_rw_fork_end(locked);
 	if (ret == 0) {
 		if (sf_arm() != 0)
 			sf_die();
@@ -236,6 +236,8 @@ static long new_stack(struct sf_call *c, struct clone_req *r)
 	if (sf_user_writable((void *)(r->stack_top - frame_size(c->uc)),
 			     frame_size(c->uc)) < 0)
 		return -EFAULT;
+	if ((r->flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
+		sf_rw_concurrent();
 	sp = copy_frame(c->uc, r->stack_top);
 	if (c->nr == SYS_clone3) {
 		r->ca.flags &= ~(uint64_t)CLONE_CLEAR_SIGHAND;

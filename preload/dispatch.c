@@ -38,7 +38,9 @@ int sf_arm(void)
 	/* A NULL selector means "always block" outside the region: no byte
 	 * for the kernel to read on every call, nothing for the program to
 	 * flip. */
-	if (r == 0)
+	/* Stored only when it changes: in a fork child, the write alone
+	 * would copy the page. */
+	if (r == 0 && !__atomic_load_n(&sf_armed, __ATOMIC_ACQUIRE))
 		__atomic_store_n(&sf_armed, 1, __ATOMIC_RELEASE);
 	return (int)r;
 }

@@ -15,6 +15,7 @@
 
 #include "ksig.h"
 #include "mem.h"
+#include "rewrite.h"
 #include "sf.h"
 
 struct sf_settings sf_cfg;
@@ -632,8 +633,10 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	unblock_sigsys();
 	others = sf_other_threads();
 	arm_or_die();
-	if (others)
+	if (others) {
+		sf_rw_concurrent();
 		arm_others_or_die();
+	}
 	if (e.handshake)
 		handshake(e.handshake);
 }

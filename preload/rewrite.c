@@ -190,15 +190,33 @@ static void lock_release(void)
 	__atomic_store_n(&rw_lock, 0, __ATOMIC_RELEASE);
 }
 
-void sf_rw_fork_begin(void)
+/* Set once another task may run this memory at the same time as the
+ * forking one (a thread, a CLONE_VM child that is not a vfork): until
+ * then no rewrite can be in progress when a fork starts, and the lock
+ * is left alone.  Taking it wrote its page just before the fork and
+ * again after, in the parent and in the child: two copy-on-write faults
+ * per fork of a shell. */
+static int rw_concurrent;
+
+void sf_rw_concurrent(void)
 {
-	while (!lock_try())
-		sf_sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+	if (!__atomic_load_n(&rw_concurrent, __ATOMIC_RELAXED))
+		__atomic_store_n(&rw_concurrent, 1, __ATOMIC_RELEASE);
 }
 
-void sf_rw_fork_end(void)
+int sf_rw_fork_begin(void)
 {
-	lock_release();
+	if (!__atomic_load_n(&rw_concurrent, __ATOMIC_ACQUIRE))
+		return 0;
+	while (!lock_try())
+		sf_sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+	return 1;
+}
+
+void sf_rw_fork_end(int locked)
+{
+	if (locked)
+		lock_release();
 }
 
 /* Every site tried, rewritten or not: a site that cannot be rewritten

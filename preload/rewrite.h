@@ -15,8 +15,9 @@ uintptr_t sf_rw_site_of(uintptr_t ip, const ucontext_t *uc);
 
 /* clone.c, around a fork-like clone: no rewrite is half done (a page
  * writable and executable, a lock held) in the child's copy of memory. */
-void sf_rw_fork_begin(void);
-void sf_rw_fork_end(void);
+int sf_rw_fork_begin(void);        /* 1: locked, to pass to sf_rw_fork_end */
+void sf_rw_fork_end(int locked);
+void sf_rw_concurrent(void);       /* a task may now run beside the others */
 
 /* exec.c: "SECFILTER_REWRITE=0" when rewriting is off (the new image
  * keeps it off), else NULL. */
