@@ -221,8 +221,13 @@ void sf_rw_fork_end(int locked)
 
 /* Every site tried, rewritten or not: a site that cannot be rewritten
  * must not cost an analysis at each of its traps.  Open addressing,
- * written under the lock, read without it. */
-#define NSITES 4096u
+ * written under the lock, read without it.  Every trap reads a slot of
+ * it and of seen[] below, at a place the hash scatters: their sizes are
+ * pages a short-lived process faults in (a filtered sed touched 12 with
+ * 4096 and 1024 slots).  A process seldom has more than a hundred sites
+ * (python3 importing ssl, asyncio and sqlite3: 112); one whose table
+ * fills stops rewriting, and its sites keep trapping. */
+#define NSITES 1024u
 static uintptr_t sites[NSITES];
 static unsigned nsites;
 
@@ -266,7 +271,7 @@ static void site_add(uintptr_t a)
  * b_start's loop).  SECFILTER_REWRITE=N sets it.  Counted without the lock, from the SIGSYS handler: a
  * lost count is one more trap.  A crowded table counts nothing and
  * rewrites at once, as before. */
-#define NSEEN 1024u
+#define NSEEN 512u
 static struct {
 	uintptr_t site;
 	uint32_t n;
