@@ -476,6 +476,10 @@ static int like_rows(uintptr_t lo, uintptr_t hi, const struct row *like)
 {
 	unsigned i;
 
+	/* Within the row just asked about, and no other task to change the
+	 * mappings since: asking again would tell the same. */
+	if (lo >= like->lo && hi <= like->hi && !__atomic_load_n(&rw_concurrent, __ATOMIC_ACQUIRE))
+		return 1;
 	if (qfd >= 0) {
 		struct row r;
 		while (lo < hi) {
@@ -1405,9 +1409,13 @@ static void must_protect(uintptr_t at, int prot)
 	sf_fatal("secfilter: cannot restore the protection of a rewritten page");
 }
 
-/* Every CPU running this process fetches instructions anew. */
+/* Every CPU running this process fetches instructions anew; with no
+ * other task running this memory, only this one runs the new code, and
+ * x86 orders a task's own code writes with its fetches. */
 static void sync_cores(void)
 {
+	if (!__atomic_load_n(&rw_concurrent, __ATOMIC_ACQUIRE))
+		return;
 	if (sf_sys(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0, 0, 0, 0) ==
 		    -EPERM &&
 	    sf_sys(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0, 0, 0,
