@@ -366,7 +366,7 @@ static const struct sf_rule *restricting_rule(const struct sf_ast *ast, unsigned
 
 static int ring_check(struct scratch *s, const struct applying *a)
 {
-	unsigned setup = ring_setup_nr(), nr;
+	unsigned setup = ring_setup_nr(), nr, i, k;
 	const struct sf_uring_op *op = NULL;
 	const struct sf_rule *r;
 	const char *name;
@@ -374,11 +374,18 @@ static int ring_check(struct scratch *s, const struct applying *a)
 	if (setup >= SF_NR_COUNT || !s->allowed[setup] || s->ret[setup] || s->uring_named ||
 	    s->uring_waived)
 		return 0;
-	for (nr = 0; nr < SF_NR_COUNT; nr++)
-		if (restricted(s, nr) && (op = sf_uring_op_for(nr)))
-			break;
+	/* the lowest restricted number a ring operation also does: the
+	 * operations' calls are a few dozen, the numbers 512 */
+	nr = SF_NR_COUNT;
+	for (i = 0; i < sf_uring_op_count; i++)
+		for (k = 0; k < sf_uring_ops[i].ncalls; k++) {
+			unsigned c = sf_uring_ops[i].calls[k];
+			if (c < nr && restricted(s, c))
+				nr = c;
+		}
 	if (nr == SF_NR_COUNT)
 		return 0;
+	op = sf_uring_op_for(nr);
 	if (a->ast->foreign) {
 		s->uring_waived = 1;
 		return 0;

@@ -131,8 +131,11 @@ struct publication {
 
 static int prepare(const struct sf_policy *p, struct publication *pub)
 {
-	size_t len = sf_policy_print_short(p, NULL, 0);
-	char *text = sf_mem_alloc(len + 1);
+	/* Printed once when it fits here (`*: 1` and what it removes
+	 * mostly do), else measured first: each print walks every number. */
+	char small[512];
+	size_t len = sf_policy_print_short(p, small, sizeof small);
+	char *text = len < sizeof small ? small : sf_mem_alloc(len + 1);
 
 	/* once, under a kernel filter: the errno returns show counts beside
 	 * the policy (action.c) */
@@ -142,10 +145,12 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 	pub->m = NULL;
 	pub->size = 0;
 	if (text) {
-		sf_policy_print_short(p, text, len + 1);
+		if (text != small)
+			sf_policy_print_short(p, text, len + 1);
 		pub->env = env_text(text, len);
 		pub->m = new_state_mapping(text, len, &pub->size);
-		sf_mem_free(text, len + 1);
+		if (text != small)
+			sf_mem_free(text, len + 1);
 	}
 	if ((!pub->m && pub->size) || !pub->env) {
 		if (pub->m)
