@@ -33,22 +33,40 @@ struct scratch {
 	uint16_t dflt;
 	uint8_t allowed[SF_NR_COUNT];
 	uint16_t ret[SF_NR_COUNT];
-	struct sf_vec filters[SF_NR_COUNT]; /* struct scratch_filter, F[nr] in order */
+	/* F[nr] in order, struct scratch_filter each: SF_NR_COUNT vectors
+	 * once a syscall has a filter, NULL until then.  Most policies have
+	 * none (`*: 1` and what it removes), and 8 KiB of vectors cleared
+	 * and walked was a good part of every filtered start. */
+	struct sf_vec *filters;
 };
+
+static const struct sf_vec no_filters;
+
+static const struct sf_vec *fv(const struct scratch *s, unsigned nr)
+{
+	return s->filters ? &s->filters[nr] : &no_filters;
+}
 
 static void scratch_free(struct scratch *s)
 {
 	unsigned nr;
 
+	if (!s->filters)
+		return;
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
 		if (s->filters[nr].data)
 			sf_vec_free(&s->filters[nr], sizeof(struct scratch_filter));
+	sf_mem_free(s->filters, SF_NR_COUNT * sizeof(*s->filters));
+	s->filters = NULL;
 }
 
 static int add_filter(struct scratch *s, unsigned nr, struct scratch_filter f)
 {
-	struct scratch_filter *slot =
-		sf_vec_push(&s->filters[nr], sizeof(f), UINT16_MAX);
+	struct scratch_filter *slot;
+
+	if (!s->filters && !(s->filters = sf_mem_alloc(SF_NR_COUNT * sizeof(*s->filters))))
+		return -ENOMEM;
+	slot = sf_vec_push(&s->filters[nr], sizeof(f), UINT16_MAX);
 
 	if (!slot)
 		return s->filters[nr].n >= UINT16_MAX ? -E2BIG : -ENOMEM;
@@ -156,11 +174,11 @@ static const char *sc_name(unsigned nr)
  * else actions give, and what the calls that pass them get. */
 static int filters_level(const struct scratch *s, unsigned nr)
 {
-	const struct scratch_filter *f = s->filters[nr].data;
+	const struct scratch_filter *f = fv(s, nr)->data;
 	int l = level(s->ret[nr]);
 	uint32_t i;
 
-	for (i = 0; i < s->filters[nr].n; i++) {
+	for (i = 0; i < fv(s, nr)->n; i++) {
 		int fl = level(f[i].fail ? f[i].fail : s->dflt);
 		l = fl > l ? fl : l;
 	}
@@ -241,12 +259,14 @@ static int apply_one(struct scratch *s, const struct applying *a, const struct s
 	case SF_RHS_REMOVE:
 		s->allowed[nr] = 0;
 		s->ret[nr] = 0;
-		s->filters[nr].n = 0;
+		if (s->filters)
+			s->filters[nr].n = 0;
 		return 0;
 	case SF_RHS_RETURN:
 		s->allowed[nr] = 1;
 		s->ret[nr] = r->action;
-		s->filters[nr].n = 0;
+		if (s->filters)
+			s->filters[nr].n = 0;
 		return 0;
 	case SF_RHS_EXPR: {
 		const struct sf_src *src = &SF_VEC_AT(&a->ast->srcs, struct sf_src, r->src);
@@ -334,7 +354,7 @@ static int apply_rule(struct scratch *s, const struct applying *a,
  * (sf_policy_uring_warning). */
 static int restricted(const struct scratch *s, unsigned nr)
 {
-	return sf_syscall_by_nr(nr) && (!s->allowed[nr] || s->ret[nr] || s->filters[nr].n);
+	return sf_syscall_by_nr(nr) && (!s->allowed[nr] || s->ret[nr] || fv(s, nr)->n);
 }
 
 static int in_group(unsigned g, unsigned nr)
@@ -472,8 +492,8 @@ static void measure(const struct scratch *s, struct sizes *z)
 	memset(z, 0, sizeof(*z));
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		z->preds += s->allowed[nr] && s->ret[nr]; /* its one test (eval.h) */
-		const struct scratch_filter *f = s->filters[nr].data;
-		for (i = 0; i < s->filters[nr].n; i++) {
+		const struct scratch_filter *f = fv(s, nr)->data;
+		for (i = 0; i < fv(s, nr)->n; i++) {
 			z->filters++;
 			z->nodes += tree_size(f[i].nodes, f[i].root, &z->preds);
 			z->strings += (uint32_t)strlen(f[i].source) + 1;
@@ -804,14 +824,14 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	p->uring_waived = s->uring_waived;
 	p->dflt = s->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
-		const struct scratch_filter *f = s->filters[nr].data;
+		const struct scratch_filter *f = fv(s, nr)->data;
 		struct sf_sysrule *r = &p->sys[nr];
 
 		r->allowed = s->allowed[nr];
 		r->ret = s->allowed[nr] ? s->ret[nr] : 0;
 		r->first = p->nfilters;
-		r->nfilters = (uint16_t)s->filters[nr].n;
-		for (i = 0; i < s->filters[nr].n; i++) {
+		r->nfilters = (uint16_t)fv(s, nr)->n;
+		for (i = 0; i < fv(s, nr)->n; i++) {
 			struct sf_filter *nf = &filters[p->nfilters++];
 			nf->root = copy_tree(nodes, &p->nnodes, f[i].nodes, f[i].root);
 			nf->line = f[i].line;
