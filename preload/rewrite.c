@@ -1680,13 +1680,26 @@ uintptr_t sf_rw_site_of(uintptr_t ip, const ucontext_t *uc)
 _Static_assert(offsetof(struct sf_call, a) == 8 && offsetof(struct sf_call, ip) == 56 &&
 		       offsetof(struct sf_call, uc) == 64 && offsetof(struct sf_call, i386) == 72 &&
 		       sizeof(struct sf_call) == 80, "rwentry.S pushes a struct sf_call");
+/* Words rwentry.S has written from c up: its ten, the alignment word if
+ * any, then rbp and the flags at its frame pointer; the 12th starts at
+ * the saved rbp or the saved flags, written either way. */
+#define SF_RW_SAVED_WORDS 12
+
 uintptr_t sf_rw_decide(struct sf_call *c) __attribute__((used));
 uintptr_t sf_rw_decide(struct sf_call *c)
 {
 	if (trap_only(c->nr) || sf_decision(sf_enforcing(), c) != SF_ALLOW)
 		return (uintptr_t)sf_rw_fallback;
 	if (sf_is_special(c->nr)) {
+		/* rwentry.S pushed this struct and, above it, three words at
+		 * its frame pointer: every page from one to the other has
+		 * just been written, and the arguments special.c reads are
+		 * mostly in the last of them (the caller's frame). */
+		uintptr_t old[2];
+		sf_user_known((uintptr_t)c & ~4095ul,
+			      (uintptr_t)((const uint64_t *)c + SF_RW_SAVED_WORDS) & ~4095ul, old);
 		c->nr = sf_issue(c);
+		sf_user_known(old[0], old[1], old);
 		return (uintptr_t)sf_rw_done;
 	}
 	return (uintptr_t)sf_rw_issue;

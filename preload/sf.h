@@ -400,6 +400,9 @@ long sf_user_vec_ok(char *const *v); /* an execve vector, strings included */
 long sf_user_writable(void *p, size_t n);
 long sf_user_strlen(const char *s);
 long sf_user_readable(const void *p, size_t n);
+/* Pages [lo, hi] (page addresses) are readable for the call being
+ * handled: old gets what was known before, to put back (user.c). */
+void sf_user_known(uintptr_t lo, uintptr_t hi, uintptr_t *old);
 /* The probe itself, for any mode: whether the page at `page` can be
  * read.  The caller decides whether it may make the call. */
 int sf_page_readable(uintptr_t page);
