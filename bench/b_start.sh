@@ -8,8 +8,10 @@
 #     machine's load: user instructions, syscall instructions and minor
 #     faults of one start (bench/icount.c, which single-steps the process).
 #  2. Scripts and make: each workload unfiltered, under the library
-#     (interposition), with SECFILTER_MODE=trusted and under `secfilter run
-#     --trusted` (the kernel filter alone), policy '*: 1'.  The four run in
+#     (interposition), with SECFILTER_MODE=trusted (the library in LD_AUDIT
+#     and LD_PRELOAD, as the README shows it, and in LD_AUDIT alone, which
+#     the README says is enough) and under `secfilter run --trusted` (the
+#     kernel filter alone), policy '*: 1'.  The four run in
 #     turn, ROUNDS times; each round gives a ratio to its own unfiltered
 #     run, of the wall time and of the CPU time of the whole process tree
 #     (bench/timed.c), and the table has the median ratios.  On a machine
@@ -39,7 +41,8 @@ E="LD_PRELOAD=$work/libempty.so"
 I="LD_PRELOAD=$LIB"
 F="LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY"
 T="LD_AUDIT=$LIB;LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
-"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$T" -- /bin/true >"$work/true.txt" || exit 1
+A="LD_AUDIT=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
+"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$T" "$A" -- /bin/true >"$work/true.txt" || exit 1
 icount() { # one start's counts: instructions, syscalls, minor faults
 	"$work/icount" -q "$@" /bin/true | awk '{ print $2, $4, $6 }'
 }
@@ -49,13 +52,14 @@ printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "start of /bin/true (median)" "wal
 awk -F'\t' 'NR == 1 { w = $2; c = $3 } { print $2, $2 - w, $3, $3 - c }' "$work/true.txt" >"$work/us.txt"
 n=0
 for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (interposition)" \
-	 "library, '$POLICY', trusted mode"; do
+	 "library, '$POLICY', trusted mode" "  the same, LD_AUDIT alone"; do
 	n=$((n + 1))
 	case $n in
 	1) counts=$(icount "LD_PRELOAD=$work/libempty.so") ;;
 	2) counts=$(icount "LD_PRELOAD=$LIB") ;;
 	3) counts=$(icount "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY") ;;
 	4) counts=$(icount "LD_AUDIT=$LIB" "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
+	5) counts=$(icount "LD_AUDIT=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
 	esac
 	read -r us plus cpu cplus < <(sed -n "${n}p" "$work/us.txt")
 	read -r ins sys flt <<<"$counts"
@@ -67,7 +71,7 @@ done
 # What a script's commands pay: the parent (bench/spawn.c) runs unfiltered,
 # under interposition, or under trusted mode's filter, whose image the
 # child inherits (the mark spares it loading the same filter again).  The
-# three parents take turns, one round of 40 starts each, ROUNDS times.
+# parents take turns, one round of 40 starts each, ROUNDS times.
 echo
 printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "/bin/true from a parent (median)" "wall us" "+" "cpu us" \
 	"+" "instructions" "syscalls" "faults"
@@ -77,12 +81,15 @@ for r in $(seq "$ROUNDS"); do
 	i=$(env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" "$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
 	t=$(env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
 		"$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
-	printf '%s\t%s\t%s\n' "$p" "$i" "$t" >>"$work/tree.txt"
+	a=$(env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
+		"$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
+	printf '%s\t%s\t%s\t%s\n' "$p" "$i" "$t" "$a" >>"$work/tree.txt"
 done
 col_median() { cut -f"$1" "$work/tree.txt" | median; }
 pw=$(col_median 1) pc=$(col_median 2)
 n=0
-for c in "unfiltered parent" "interposed parent (inherits it)" "trusted parent (inherits it)"; do
+for c in "unfiltered parent" "interposed parent (inherits it)" "trusted parent (inherits it)" \
+	 "  the same, LD_AUDIT alone"; do
 	n=$((n + 1))
 	w=$(col_median $((2 * n - 1))) cp=$(col_median $((2 * n)))
 	case $n in
@@ -90,6 +97,8 @@ for c in "unfiltered parent" "interposed parent (inherits it)" "trusted parent (
 	2) counts=$(env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" "$work/icount" -q /bin/true |
 		awk '{ print $2, $4, $6 }') ;;
 	3) counts=$(env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
+		"$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
+	4) counts=$(env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
 		"$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
 	esac
 	read -r ins sys flt <<<"$counts"
@@ -169,6 +178,8 @@ run() {
 	interpose) "w_$2" "$work/timed" "$work/t" env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" ;;
 	trusted) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" \
 		SECFILTER_MODE=trusted ;;
+	audit) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" \
+		SECFILTER_MODE=trusted ;;
 	run) "w_$2" "$work/timed" "$work/t" "$SF" run --trusted -e "$POLICY" -- ;;
 	esac >/dev/null 2>"$work/err"
 	read -r wall cpu st <"$work/t"
@@ -183,14 +194,15 @@ run() {
 echo
 echo "workloads: ratio to the unfiltered run of the same round, median of $ROUNDS rounds;"
 echo "wall time, and in parentheses CPU time (user + system of every process)"
-printf '%-44s %9s %15s %15s %15s\n' "" "plain ms" interpose trusted "run --trusted"
+printf '%-44s %9s %15s %15s %15s %15s\n' "" "plain ms" interpose trusted "LD_AUDIT alone" \
+	"run --trusted"
 for w in loop make conf; do
-	for m in plain interpose trusted run; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
+	for m in plain interpose trusted audit run; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
 	: >"$work/$w.fail"
 	run plain "$w" >/dev/null # warm the page cache
 	for r in $(seq "$ROUNDS"); do
 		read -r p pc < <(run plain "$w")
-		for m in interpose trusted run; do
+		for m in interpose trusted audit run; do
 			t=$(run "$m" "$w")
 			case $t in
 			fail*) echo "$m: $t" >>"$work/$w.fail" ;;
@@ -215,8 +227,9 @@ for w in loop make conf; do
 			echo fails
 		fi
 	}
-	printf '%-44s %9.1f %15s %15s %15s\n' "$label" "$(median <"$work/$w.plain" | awk '{ print $1 / 1000 }')" \
-		"$(cell interpose)" "$(cell trusted)" "$(cell run)"
+	printf '%-44s %9.1f %15s %15s %15s %15s\n' "$label" \
+		"$(median <"$work/$w.plain" | awk '{ print $1 / 1000 }')" \
+		"$(cell interpose)" "$(cell trusted)" "$(cell audit)" "$(cell run)"
 	if [ -s "$work/$w.fail" ]; then
 		sort "$work/$w.fail" | uniq -c | sed 's/^/      /' | head -3
 	fi

@@ -262,15 +262,17 @@ static void site_add(uintptr_t a)
 }
 
 /* A site is rewritten at its REWRITE_AT-th allowed trap, not its first:
- * a rewrite (a survey of the maps, the file mapped, a trampoline page,
- * the code page copied on write, membarriers) costs as much as a hundred
- * traps here, and in a short-lived process most sites trap a few times
- * (a filtered `sed` starting: 11 sites, 28 traps at most).  Rewriting at
- * the first trap made a shell loop of 750 processes 1.75x as slow as
- * without the library, against 1.28x with no rewriting at all (CPU time,
- * b_start's loop).  SECFILTER_REWRITE=N sets it.  Counted without the lock, from the SIGSYS handler: a
- * lost count is one more trap.  A crowded table counts nothing and
- * rewrites at once, as before. */
+ * a rewrite (a dozen calls, the code page copied on write, a trampoline
+ * page, the object's file read for the decoding) costs about 8 traps in a
+ * process that has rewritten before and more in a fresh one, whose pages
+ * all fault in, and in a short-lived process most sites trap a few times
+ * (a filtered `sed` starting: 11 sites, 28 traps at most; rewriting its
+ * four locale sites at their second trap made its start 75 us slower).
+ * Rewriting at the first trap made a shell loop of 750 processes 1.75x as
+ * slow as without the library, against 1.28x with no rewriting at all
+ * (CPU time, b_start's loop, 2026-12-03).  SECFILTER_REWRITE=N sets it.
+ * Counted without the lock, from the SIGSYS handler: a lost count is one
+ * more trap.  A crowded table counts nothing and rewrites at once. */
 #define NSEEN 512u
 static struct {
 	uintptr_t site;
