@@ -16,6 +16,7 @@
 
 #include "mem.h"
 #include "secfilter.h"
+#include "rewrite.h"
 #include "sf.h"
 
 const char *sf_env_policy;
@@ -407,6 +408,7 @@ int sf_arm_all_threads(void)
 		asked = scan_tasks(tids, &n, cap, pid);
 		if (asked <= 0)
 			break;
+		sf_rw_concurrent(); /* the rewriter now shares the memory */
 		r = wait_acks(tids, from, n, pid);
 	}
 	__atomic_store_n(&arm_lock, 0, __ATOMIC_RELEASE);

@@ -15,7 +15,6 @@
 
 #include "ksig.h"
 #include "mem.h"
-#include "rewrite.h"
 #include "sf.h"
 
 struct sf_settings sf_cfg;
@@ -633,10 +632,8 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	unblock_sigsys();
 	others = sf_other_threads();
 	arm_or_die();
-	if (others) {
-		sf_rw_concurrent();
+	if (others)
 		arm_others_or_die();
-	}
 	if (e.handshake)
 		handshake(e.handshake);
 }

@@ -191,7 +191,8 @@ static void lock_release(void)
 }
 
 /* Set once another task may run this memory at the same time as the
- * forking one (a thread, a CLONE_VM child that is not a vfork): until
+ * forking one (a thread, a CLONE_VM child that is not a vfork, threads
+ * the library found already running and armed: api.c): until
  * then no rewrite can be in progress when a fork starts, and the lock
  * is left alone.  Taking it wrote its page just before the fork and
  * again after, in the parent and in the child: two copy-on-write faults
@@ -1249,7 +1250,7 @@ static int map_best(const struct hole_ctx *h)
 
 static int holes_by_query(struct hole_ctx *h)
 {
-	uintptr_t ex[2][2], at, end, stack = sf_main_stack_hint();
+	uintptr_t ex[2][2], at, end, room, stack = sf_main_stack_hint();
 	long brk = sf_sys(SYS_brk, 0, 0, 0, 0, 0, 0);
 	unsigned n;
 	int whole;
@@ -1258,9 +1259,8 @@ static int holes_by_query(struct hole_ctx *h)
 		return -1;
 	ex[0][0] = (uintptr_t)brk;
 	ex[0][1] = (uintptr_t)brk + HEAP_ROOM;
-	at = PAGE_DOWN(stack);
-	end = stack_room() + (64ul << 20);
-	ex[1][0] = at > end ? at - end : 0;
+	room = stack_room() + (64ul << 20);
+	ex[1][0] = PAGE_DOWN(stack) > room ? PAGE_DOWN(stack) - room : 0;
 	ex[1][1] = USER_TOP;
 	if (ex[0][0] > ex[1][0])
 		return -1; /* a heap above the stack: not the layout this knows */
