@@ -174,11 +174,12 @@ static const char *sc_name(unsigned nr)
  * else actions give, and what the calls that pass them get. */
 static int filters_level(const struct scratch *s, unsigned nr)
 {
-	const struct scratch_filter *f = fv(s, nr)->data;
+	const struct sf_vec *v = fv(s, nr);
+	const struct scratch_filter *f = v->data;
 	int l = level(s->ret[nr]);
 	uint32_t i;
 
-	for (i = 0; i < fv(s, nr)->n; i++) {
+	for (i = 0; i < v->n; i++) {
 		int fl = level(f[i].fail ? f[i].fail : s->dflt);
 		l = fl > l ? fl : l;
 	}
@@ -492,8 +493,9 @@ static void measure(const struct scratch *s, struct sizes *z)
 	memset(z, 0, sizeof(*z));
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		z->preds += s->allowed[nr] && s->ret[nr]; /* its one test (eval.h) */
-		const struct scratch_filter *f = fv(s, nr)->data;
-		for (i = 0; i < fv(s, nr)->n; i++) {
+		const struct sf_vec *v = fv(s, nr);
+		const struct scratch_filter *f = v->data;
+		for (i = 0; i < v->n; i++) {
 			z->filters++;
 			z->nodes += tree_size(f[i].nodes, f[i].root, &z->preds);
 			z->strings += (uint32_t)strlen(f[i].source) + 1;
@@ -824,14 +826,15 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	p->uring_waived = s->uring_waived;
 	p->dflt = s->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
-		const struct scratch_filter *f = fv(s, nr)->data;
+		const struct sf_vec *v = fv(s, nr);
+		const struct scratch_filter *f = v->data;
 		struct sf_sysrule *r = &p->sys[nr];
 
 		r->allowed = s->allowed[nr];
 		r->ret = s->allowed[nr] ? s->ret[nr] : 0;
 		r->first = p->nfilters;
-		r->nfilters = (uint16_t)fv(s, nr)->n;
-		for (i = 0; i < fv(s, nr)->n; i++) {
+		r->nfilters = (uint16_t)v->n;
+		for (i = 0; i < v->n; i++) {
 			struct sf_filter *nf = &filters[p->nfilters++];
 			nf->root = copy_tree(nodes, &p->nnodes, f[i].nodes, f[i].root);
 			nf->line = f[i].line;
