@@ -658,7 +658,11 @@ static int parse_not(struct parser *p, unsigned depth, uint32_t *out)
 		return rc;
 	if (at.kind == T_NOT) {
 		struct sf_node n = { .kind = SF_N_NOT };
-		if ((rc = parse_not(p, depth + 1, &n.left)))
+		/* "!(" is one level, not two: the printer writes every
+		 * negation of a predicate so, and what it prints of a policy
+		 * this parser took must parse again. */
+		unsigned d = p->tok.kind == T_LPAREN ? depth : depth + 1;
+		if ((rc = parse_not(p, d, &n.left)))
 			return rc;
 		return new_node(p, &at, n, out);
 	}

@@ -644,7 +644,8 @@ static void wide_line_numbers_keep_the_caret_aligned(void **state)
 
 static void limits(void **state)
 {
-	char *text;
+	struct sf_policy *p;
+	char *text, *printed;
 	struct sf_error e;
 	size_t n = 0;
 	int i;
@@ -660,8 +661,21 @@ static void limits(void **state)
 		text[n++] = ')';
 	text[n] = '\0';
 	sf_policy_free(t_parse(NULL, text));
+	/* 64 negations: the printer adds parentheses around the predicate,
+	 * and that text parses too (a fuzzer found it refused) */
 	n = (size_t)sprintf(text, "read: ");
 	for (i = 0; i < 64; i++)
+		text[n++] = '!';
+	n += (size_t)sprintf(text + n, "fd == 1");
+	text[n] = '\0';
+	p = t_parse(NULL, text);
+	printed = strdup(t_print(p));
+	assert_non_null(strstr(printed, "!(fd == 1)"));
+	sf_policy_free(t_parse(NULL, printed));
+	sf_policy_free(p);
+	free(printed);
+	n = (size_t)sprintf(text, "read: ");
+	for (i = 0; i < 65; i++)
 		text[n++] = '!';
 	n += (size_t)sprintf(text + n, "(fd == 1)");
 	text[n] = '\0';
