@@ -70,13 +70,13 @@ _secfilter_values()
 	"$1" "$2" --help 2> /dev/null | sed -n '1s/.*'"$3"'=\([^] ]*\).*/\1/p' | tr '|' '\n'
 }
 
-# Processes whose policy show could print: those with the library's state
-# mapping (that we may read); every process when none can be told.
+# Processes whose policy show could print: those with the library loaded
+# (whose maps we may read); every process when none can be told.
 _secfilter_pids()
 {
 	local maps pids=()
 	for maps in /proc/[0-9]*/maps; do
-		grep -qs 'memfd:secfilter-state' "$maps" && pids+=("${maps//[^0-9]/}")
+		grep -qs '/libsecfilter[^/]*$' "$maps" && pids+=("${maps//[^0-9]/}")
 	done
 	if ((${#pids[@]})); then
 		printf '%s\n' "${pids[@]}"

@@ -6,13 +6,14 @@
  * handler of the kernel filter's traps in trusted mode.
  *
  * Errno returns are counted, per syscall, in a mapping `secfilter show`
- * reads beside the policy's (a memfd named "secfilter-counts": a 32-byte
- * header, then one 64-bit counter per syscall number and one for the
- * numbers outside the table).  Under a kernel filter (trusted mode) it is
- * made when the first policy is published, so that no call of ours comes
- * after the filter; in interposition mode, where the library's own calls
- * are not filtered, at the first errno return: most processes never
- * return one, and four calls at every start are a cost. */
+ * reads beside the policy's (an anonymous mapping, found through api.c's
+ * `where`: a 32-byte header, then one 64-bit counter per syscall number
+ * and one for the numbers outside the table).  Under a kernel filter
+ * (trusted mode) it is made when the first policy is published, so that
+ * no call of ours comes after the filter; in interposition mode, where
+ * the library's own calls are not filtered, at the first errno return:
+ * most processes never return one, and a call and a page fault at every
+ * start are a cost. */
 #include <errno.h>
 #include <linux/audit.h>
 #include <sys/mman.h>
@@ -36,24 +37,15 @@ void sf_counts_init(void)
 {
 	size_t size = (sizeof(struct counts) + 4095) & ~(size_t)4095;
 	struct counts *c;
-	long fd, r;
 
 	if (__atomic_load_n(&counts, __ATOMIC_ACQUIRE))
 		return;
-	/* under a kernel filter that denies them, no counts rather than a kill */
-	if (!sf_may(SYS_memfd_create, 0) || !sf_may(SYS_ftruncate, 0) || !sf_may(SYS_mmap, 0) ||
-	    !sf_may(SYS_close, 0))
+	/* under a kernel filter that denies it, no counts rather than a kill */
+	if (!sf_may(SYS_mmap, 0))
 		return;
-	fd = sf_sys(SYS_memfd_create, (long)"secfilter-counts", MFD_CLOEXEC, 0, 0, 0, 0);
-	if (fd < 0)
+	c = sf_pages(size);
+	if (!c)
 		return; /* no counts to show: nothing else depends on them */
-	r = sf_sys(SYS_ftruncate, fd, (long)size, 0, 0, 0, 0);
-	if (r == 0)
-		r = sf_sys(SYS_mmap, 0, (long)size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-	if (sf_is_err(r))
-		return;
-	c = (struct counts *)r;
 	sf_memcpy(c->magic, "secfilter-count", 16);
 	c->version = 1;
 	c->n = SF_NR_COUNT + 1;
@@ -61,6 +53,8 @@ void sf_counts_init(void)
 	if (!__atomic_compare_exchange_n(&counts, &(struct counts *){ NULL }, c, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		sf_unpages(c, size);
+	else
+		sf_where_counts(c);
 }
 
 static void count_errno(long nr)

@@ -241,6 +241,7 @@ unsigned sf_call_action(const struct sf_policy *p, const struct sf_call *c, int 
 int sf_act(const struct sf_policy *p, struct sf_call *c, int d, long *res);
 void sf_kernel_trap(siginfo_t *si, ucontext_t *uc); /* trusted: not our kill */
 void sf_counts_init(void);
+void sf_where_counts(const void *c); /* api.c: where show finds them */
 int sf_install_sigsys(void);
 long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact);
 long sf_shadow_rt_sigaction(const void *act, void *oact); /* special.c: 0 or -errno */

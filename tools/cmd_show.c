@@ -2,17 +2,21 @@
  * form, as the library publishes it, and after it, as comments, how many
  * calls the policy answered with an errno.
  *
- * The library keeps the policy's text in a MAP_PRIVATE mapping of a memfd
- * named "secfilter-state" (/proc/PID/maps: "/memfd:secfilter-state
- * (deleted)"): a 32-byte header (magic "secfilter-state", version, length,
- * generation) and the text: canonical in version 1, the policy's short
- * form in version 2 (what the library also hands exec'd images), which is
- * parsed and printed canonically here.  A new policy is a new mapping with a
- * higher generation; for a moment both may exist.  The counts are in one
- * more mapping, "/memfd:secfilter-counts (deleted)" (preload/action.c): a
- * 32-byte header (magic "secfilter-count", version 1, the number of
- * counters) and a 64-bit counter per syscall number, then one for the
- * numbers outside the table.  All of it is read through
+ * The library keeps the policy's text in an anonymous mapping: a 32-byte
+ * header (magic "secfilter-state", version, length, generation) and the
+ * text: canonical in version 1, the policy's short form in version 2 (what
+ * the library also hands exec'd images), which is parsed and printed
+ * canonically here.  A new policy is a new mapping with a higher
+ * generation.  The counts are in one more anonymous mapping
+ * (preload/action.c): a 32-byte header (magic "secfilter-count", version
+ * 1, the number of counters) and a 64-bit counter per syscall number, then
+ * one for the numbers outside the table.  Where both are, the library
+ * says in a record of its writable data (preload/api.c: magic
+ * "secfilter-where", version 1, then the state's address and size and the
+ * counts' address), which is found here among the process's file-backed
+ * writable mappings (a library's data); a process with two copies of the
+ * library (trusted mode's audit module and preloaded copy) has two
+ * records, and the newest state wins.  All of it is read through
  * /proc/PID/mem, which the kernel opens only for the process's owner (if
  * the process is dumpable) or root: that is the access rule of SPEC §3.
  *
@@ -45,10 +49,10 @@ static const char usage[] =
 	"Exit status: 0, 1 PID is not running under secfilter (or does not exist),\n"
 	"2 usage, 125 the state cannot be read (permission denied, corrupt).\n";
 
-#define STATE_PATH "/memfd:secfilter-state (deleted)"
-#define COUNTS_PATH "/memfd:secfilter-counts (deleted)"
+#define WHERE_MAGIC "secfilter-where"
 #define COUNTS_MAGIC "secfilter-count"
 #define STATE_MAGIC "secfilter-state"
+#define MAX_DATA (64 * 1024) /* of a mapping searched for the record */
 #define STATE_CANONICAL 1 /* versions: the text as it is printed */
 #define STATE_SHORT 2
 #define MAX_STATES 8
@@ -65,29 +69,64 @@ struct region {
 	unsigned long start, end;
 };
 
-/* The mappings of pid named name.  Returns how many, or -errno. */
-static int find_mappings(pid_t pid, const char *name, struct region *out, int max)
+struct where {
+	char magic[16];
+	uint32_t version;
+	uint32_t reserved;
+	uint64_t state, state_size, counts;
+};
+
+/* The library's records in one writable mapping of a file (its data),
+ * at 8-byte alignment, into states (n of max used) and *counts. */
+static void search_data(int mem, const struct region *rg, struct region *states, int *n,
+			int max, unsigned long *counts)
 {
-	char path[64], *line = NULL;
+	static char buf[MAX_DATA];
+	size_t len = rg->end - rg->start < MAX_DATA ? rg->end - rg->start : MAX_DATA;
+	ssize_t got = pread(mem, buf, len, (off_t)rg->start);
+	struct where w;
+	size_t off;
+
+	for (off = 0; got > 0 && off + sizeof w <= (size_t)got; off += 8) {
+		if (memcmp(buf + off, WHERE_MAGIC, sizeof(WHERE_MAGIC)) != 0)
+			continue;
+		memcpy(&w, buf + off, sizeof w);
+		if (w.version != 1)
+			continue;
+		if (w.state && w.state_size && *n < max) {
+			states[*n].start = (unsigned long)w.state;
+			states[*n].end = (unsigned long)(w.state + w.state_size);
+			(*n)++;
+		}
+		if (w.counts && !*counts)
+			*counts = (unsigned long)w.counts;
+	}
+}
+
+/* The state mappings of pid that the library's records name, and the
+ * counts' address (0 when none).  Returns how many states, or -errno for
+ * the maps file. */
+static int find_mappings(pid_t pid, int mem, struct region *out, int max,
+			 unsigned long *counts)
+{
+	char path[64], perms[8], *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
+	unsigned long inode;
+	struct region rg;
 	int n = 0;
 	FILE *f;
 
+	*counts = 0;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		size_t plen = strlen(name);
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		if ((size_t)len <= plen || strcmp(line + len - plen, name) != 0 ||
-		    line[len - plen - 1] != ' ' || n == max)
-			continue;
-		if (sscanf(line, "%lx-%lx", &out[n].start, &out[n].end) == 2)
-			n++;
-	}
+	/* start-end perms offset dev inode path: a file's private writable
+	 * data, as ld.so maps a library's */
+	while (getline(&line, &cap, f) > 0)
+		if (sscanf(line, "%lx-%lx %7s %*x %*x:%*x %lu", &rg.start, &rg.end, perms,
+			   &inode) == 4 && inode != 0 && strcmp(perms, "rw-p") == 0)
+			search_data(mem, &rg, out, &n, max, counts);
 	/* A process we may not inspect shows an empty maps file rather
 	 * than failing the open on some kernels; /proc/PID/mem will say. */
 	free(line);
@@ -306,27 +345,17 @@ struct counts_hdr {
 /* The errno returns, as comments (parsing the output still gives the
  * policy).  Nothing when there are none, or no counts to read: a library
  * without them, or a process that forked before its first policy. */
-static void show_counts(pid_t pid, const char *mempath)
+static void show_counts(int mem, unsigned long at)
 {
-	struct region rg;
 	struct counts_hdr h;
 	uint64_t c[SF_NR_COUNT + 1];
 	unsigned nr, shown = 0;
-	int mem;
 
-	if (find_mappings(pid, COUNTS_PATH, &rg, 1) != 1)
-		return;
-	mem = open(mempath, O_RDONLY | O_CLOEXEC);
-	if (mem < 0)
-		return;
-	if (pread(mem, &h, sizeof(h), (off_t)rg.start) != (ssize_t)sizeof(h) ||
+	if (!at || pread(mem, &h, sizeof(h), (off_t)at) != (ssize_t)sizeof(h) ||
 	    memcmp(h.magic, COUNTS_MAGIC, sizeof(COUNTS_MAGIC)) != 0 || h.version != 1 ||
 	    h.n != SF_NR_COUNT + 1 ||
-	    pread(mem, c, sizeof(c), (off_t)(rg.start + sizeof(h))) != (ssize_t)sizeof(c)) {
-		close(mem);
+	    pread(mem, c, sizeof(c), (off_t)(at + sizeof(h))) != (ssize_t)sizeof(c))
 		return;
-	}
-	close(mem);
 	for (nr = 0; nr <= SF_NR_COUNT; nr++) {
 		const struct sf_syscall *sc = sf_syscall_by_nr(nr);
 		if (!c[nr])
@@ -347,8 +376,9 @@ static int show(pid_t pid)
 {
 	struct region rg[MAX_STATES];
 	char path[64], *text = NULL;
+	unsigned long counts = 0;
 	size_t len = 0;
-	int mem, n, r = 1, tries;
+	int mem = -1, n, r = 1, tries;
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
 	for (tries = 0; tries < READ_TRIES; tries++) {
@@ -358,21 +388,25 @@ static int show(pid_t pid)
 		mem = open(path, O_RDONLY | O_CLOEXEC);
 		if (mem < 0)
 			return open_failed(pid, "the memory");
-		n = find_mappings(pid, STATE_PATH, rg, MAX_STATES);
+		n = find_mappings(pid, mem, rg, MAX_STATES, &counts);
 		if (n < 0) {
 			errno = -n;
 			close(mem);
 			return open_failed(pid, "the mappings");
 		}
-		if (n == 0) {
+		/* none may also be an exec between the open and the maps */
+		if (n == 0 && tries + 1 == READ_TRIES) {
 			close(mem);
 			return not_filtered(pid);
 		}
-		r = read_newest(mem, rg, n, &text, &len);
-		close(mem);
+		r = n ? read_newest(mem, rg, n, &text, &len) : 1;
 		if (r <= 0 && r != -EIO)
 			break;
+		close(mem);
+		mem = -1;
 	}
+	if (mem >= 0 && r != 0)
+		close(mem);
 	if (r < 0) {
 		errno = -r;
 		tool_perr("show: cannot read the policy of process %d", (int)pid);
@@ -387,7 +421,8 @@ static int show(pid_t pid)
 	if (len && text[len - 1] != '\n')
 		putchar('\n');
 	free(text);
-	show_counts(pid, path);
+	show_counts(mem, counts);
+	close(mem);
 	if (fflush(stdout) != 0) {
 		tool_perr("show: standard output");
 		return EX_SF_FAIL;

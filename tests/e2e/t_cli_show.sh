@@ -73,6 +73,13 @@ sleep 5 & plain=$!
 expect_status 1 $SECFILTER show $plain 2> err
 expect_grep "^secfilter: show: process $plain is not running under secfilter$" err
 kill $plain; wait $plain
+# the library loaded but inert (no policy): its record names no state
+LD_PRELOAD=$LIB sleep 5 & plain=$!
+for i in $(seq 100); do grep -q libsecfilter /proc/$plain/maps 2> /dev/null && break; sleep 0.05; done
+expect_grep libsecfilter /proc/$plain/maps
+expect_status 1 $SECFILTER show $plain 2> err
+expect_grep "^secfilter: show: process $plain is not running under secfilter$" err
+kill $plain; wait $plain
 # a process under a kernel filter only (trusted mode)
 $SECFILTER run --trusted -e '*: 1' -- sleep 5 & runner=$!
 for i in $(seq 100); do child=$(pgrep -P $runner | head -1); [ -n "$child" ] &&

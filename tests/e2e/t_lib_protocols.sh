@@ -34,22 +34,39 @@ import re, struct, sys, time
 
 pid = int(sys.argv[1])
 
+# The library's record (magic "secfilter-where", version 1, then the
+# state's address and size and the counts' address) is in its writable
+# data: a file-backed rw-p mapping; the state it names is anonymous.
 def state():
-    for line in open(f"/proc/{pid}/maps"):
-        if "/memfd:secfilter-state (deleted)" in line:
-            lo = int(line.split("-")[0], 16)
-            with open(f"/proc/{pid}/mem", "rb") as mem:
-                mem.seek(lo)
-                head = mem.read(32)
-                magic, version, length, gen = struct.unpack("<16sIIQ", head)
-                text = mem.read(length).decode()
-            return magic, version, gen, text
+    with open(f"/proc/{pid}/mem", "rb") as mem:
+        for line in open(f"/proc/{pid}/maps"):
+            f = line.split()
+            if f[1] != "rw-p" or f[4] == "0":
+                continue
+            lo, hi = (int(x, 16) for x in f[0].split("-"))
+            mem.seek(lo)
+            data = mem.read(min(hi - lo, 65536))
+            at = data.find(b"secfilter-where\0")
+            while at >= 0 and at % 8:
+                at = data.find(b"secfilter-where\0", at + 1)
+            if at < 0:
+                continue
+            version, _, st, size, counts = struct.unpack_from("<IIQQQ", data, at + 16)
+            assert version == 1, version
+            if not st:
+                continue
+            mem.seek(st)
+            head = mem.read(32)
+            magic, version, length, gen = struct.unpack("<16sIIQ", head)
+            assert 32 + length <= size, (length, size)
+            text = mem.read(length).decode()
+            return magic, version, gen, text, st
     raise SystemExit("no secfilter-state mapping")
 
 deadline = time.time() + 5
 while True:
     try:
-        magic, version, gen1, text1 = state()
+        magic, version, gen1, text1, at1 = state()
         break
     except (SystemExit, FileNotFoundError):
         if time.time() > deadline:
@@ -59,17 +76,20 @@ assert magic == b"secfilter-state\0", magic
 assert version == 2, version
 assert text1 == "*: 1\nsys_sethostname: 0\n", text1
 while True:
-    _, _, gen2, text2 = state()
+    _, _, gen2, text2, at2 = state()
     if gen2 != gen1 or time.time() > deadline:
         break
     time.sleep(0.05)
 assert gen2 == gen1 + 1, (gen1, gen2)
 assert text2 == "*: 1\nsys_getppid: 0\nsys_sethostname: 0\n", text2
-maps = open(f"/proc/{pid}/maps").read()
-assert maps.count("secfilter-state") == 1, "the old mapping was not unmapped"
+# the old state is unmapped (the new one was mapped before it went)
+assert at2 != at1
+for line in open(f"/proc/{pid}/maps"):
+    lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+    assert not lo <= at1 < hi, "the old mapping was not unmapped: " + line
 import os
 for fd in os.listdir(f"/proc/{pid}/fd"):
-    assert "secfilter" not in os.readlink(f"/proc/{pid}/fd/{fd}"), "the memfd is still open"
+    assert "secfilter" not in os.readlink(f"/proc/{pid}/fd/{fd}"), "a descriptor of ours is open"
 print(f"ok state: generation {gen1} -> {gen2}, {len(text2)} bytes of text")
 PY
 kill $pid 2>/dev/null
