@@ -104,7 +104,7 @@ enum sf_action { SF_ACT_KILL, SF_ACT_LOG };
 enum sf_logkind { SF_LOG_STDERR, SF_LOG_SYSLOG, SF_LOG_FILE };
 enum sf_mode { SF_MODE_INTERPOSE, SF_MODE_TRUSTED };
 
-struct sf_settings {
+struct sf_settings { /* audit.c's copy_settings copies each field */
 	int active;           /* a policy was given: the library is not inert */
 	enum sf_action action;
 	enum sf_logkind log;
