@@ -222,14 +222,14 @@ void sf_rw_fork_end(int locked)
 
 /* Every site tried, rewritten or not: a site that cannot be rewritten
  * must not cost an analysis at each of its traps.  Open addressing,
- * written under the lock, read without it.  Every trap reads a slot of
- * it and of seen[] below, at a place the hash scatters: their sizes are
- * pages a short-lived process faults in (a filtered sed touched 12 with
- * 4096 and 1024 slots).  A process seldom has more than a hundred sites
+ * written under the lock, read without it, and only for a site that has
+ * trapped enough (seen[] below, which every trap writes): the pages the
+ * hash scatters slots over are pages a process faults in (a filtered sed
+ * touched 12 with 4096 and 1024 slots).  A process seldom has more than a hundred sites
  * (python3 importing ssl, asyncio and sqlite3: 112); one whose table
  * fills stops rewriting, and its sites keep trapping. */
 #define NSITES 1024u
-static uintptr_t sites[NSITES];
+static uintptr_t sites[NSITES] __attribute__((aligned(4096))); /* 2 pages, not 3 */
 static unsigned nsites;
 
 static unsigned site_slot(uintptr_t a)
@@ -273,27 +273,27 @@ static void site_add(uintptr_t a)
  * slow as without the library, against 1.28x with no rewriting at all
  * (CPU time, b_start's loop, 2026-12-03).  SECFILTER_REWRITE=N sets it.
  * Counted without the lock, from the SIGSYS handler: a lost count is one
- * more trap.  A crowded table counts nothing and rewrites at once. */
-#define NSEEN 512u
+ * more trap.  A crowded table counts nothing and rewrites at once.
+ *
+ * The table is one page, and a slot is first touched by a write (the
+ * compare-and-exchange): a load first faulted in the zero page and the
+ * store then faulted again, so the 512 slots of 3 pages cost a filtered
+ * `sed` 6 page faults and this one costs 1. */
+#define NSEEN 256u
 static struct {
 	uintptr_t site;
 	uint32_t n;
-} seen[NSEEN];
+} seen[NSEEN] __attribute__((aligned(4096)));
 
 static int trapped_enough(uintptr_t a)
 {
 	unsigned i = site_slot(a) & (NSEEN - 1), k;
 
 	for (k = 0; k < 16; k++, i = (i + 1) & (NSEEN - 1)) {
-		uintptr_t v = __atomic_load_n(&seen[i].site, __ATOMIC_ACQUIRE);
-		if (v == 0) {
-			uintptr_t z = 0;
-			if (__atomic_compare_exchange_n(&seen[i].site, &z, a, 0, __ATOMIC_ACQ_REL,
-							__ATOMIC_ACQUIRE))
-				v = a;
-			else
-				v = z;
-		}
+		uintptr_t v = 0;
+		if (__atomic_compare_exchange_n(&seen[i].site, &v, a, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			v = a;
 		if (v == a)
 			return __atomic_add_fetch(&seen[i].n, 1, __ATOMIC_RELAXED) >= rw_at;
 	}
@@ -1638,8 +1638,9 @@ void sf_rw_trapped(const struct sf_call *c)
 	 * child: rewriting it (a survey of the maps, the file mapped, the
 	 * trampoline, membarriers) was most of what a short-lived process
 	 * spent in the library. */
-	if (rip != c->ip || trap_only(c->nr) || c->nr == SYS_exit_group || site_known(rip) ||
-	    sf_decision(sf_enforcing(), c) != SF_ALLOW || !trapped_enough(rip))
+	if (rip != c->ip || trap_only(c->nr) || c->nr == SYS_exit_group ||
+	    sf_decision(sf_enforcing(), c) != SF_ALLOW || !trapped_enough(rip) ||
+	    site_known(rip)) /* after the count: a short process never reads it */
 		return;
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	if (lock_try()) {
