@@ -925,6 +925,30 @@ static int is_action(unsigned a)
 	       a == SF_ACTION_KILL || a == SF_ACTION_TRAP || a == SF_ACTION_LOG;
 }
 
+/* A register past a syscall's arguments is named argN in text, except
+ * where the kernel's names take argN for another argument (prctl, keyctl
+ * and arch_prctl: option, arg2, ...; secfilter(7)).  Such a register has
+ * no name, so a tree of another syntax (minijail's arg2, OCI's index 2)
+ * that tests it would print as a policy testing another argument: the
+ * register, or -1 when the tree has none. */
+static int unnamed_register(const struct sf_node *nodes, uint32_t i, const struct sf_syscall *sc)
+{
+	const struct sf_node *n = &nodes[i];
+	char name[4] = { 'a', 'r', 'g', 0 };
+	int a;
+
+	switch (n->kind) {
+	case SF_N_PRED:
+		name[3] = (char)('0' + n->arg);
+		return n->arg >= sc->nargs && sf_syscall_arg(sc, name, 4) >= 0 ? n->arg : -1;
+	case SF_N_NOT:
+		return unnamed_register(nodes, n->left, sc);
+	default: /* depth checked by check_nodes */
+		a = unnamed_register(nodes, n->left, sc);
+		return a >= 0 ? a : unnamed_register(nodes, n->right, sc);
+	}
+}
+
 static int check_rule(const struct sf_ast *ast, const struct sf_rule *r, struct sf_error *err)
 {
 	const char *why = NULL;
@@ -947,7 +971,21 @@ static int check_rule(const struct sf_ast *ast, const struct sf_rule *r, struct 
 		why = "else takes kill, trap, log or an errno from 1 to 4095";
 	else if (r->rhs == SF_RHS_EXPR && (r->what != SF_R_SYSCALL || r->root >= ast->nodes.n))
 		why = "a bad expression";
-	return why ? bad_tree(ast, err, r->src, r->line, why) : 0;
+	if (why)
+		return bad_tree(ast, err, r->src, r->line, why);
+	if (r->rhs == SF_RHS_EXPR) {
+		const struct sf_syscall *sc = sf_syscall_by_nr(r->nr);
+		int a = unnamed_register(ast->nodes.data, r->root, sc);
+		if (a >= 0) {
+			sf_error_src(err, -EINVAL, ast, r->src, r->line, 0, 0,
+				     "sys_%s takes %u arguments, and its register %d cannot be "
+				     "tested: arg%d is what the kernel calls its argument %d",
+				     sc->name, sc->nargs, a, a,
+				     sf_syscall_arg(sc, (char[4]){ 'a', 'r', 'g', (char)('0' + a) }, 4));
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,

@@ -230,6 +230,12 @@ static void errors_at_their_place(void **state)
 		{ "read: !(arg0 == 1)", 1, 7, "invalid token" },
 		{ "read: arg6 == 1", 1, 7, "x86-64 syscalls have six arguments" },
 		{ "read: arg7 == 1", 1, 7, "invalid argument" },
+		/* a register past the arguments whose argN the kernel's names
+		 * took: it would print as another argument (a fuzzer found it) */
+		{ "read: 1\narch_prctl: arg2 == 5", 2, 0,
+		  "sys_arch_prctl takes 2 arguments, and its register 2 cannot be tested: arg2 is "
+		  "what the kernel calls its argument 1" },
+		{ "prctl: arg5 == 5", 1, 0, "sys_prctl takes 5 arguments, and its register 5" },
 		{ "read: arg0 == NOPE", 1, 15, "invalid constant: secfilter's table has no 'NOPE'" },
 		{ "read: arg0 == ~~1", 1, 16, "invalid double complement" },
 		{ "read: arg0 == (1|2", 1, 15, "unclosed parenthesis" },
