@@ -1637,8 +1637,11 @@ void sf_rw_trapped(const struct sf_call *c)
 	/* exit_group never comes back to its site, in this process or in a
 	 * child: rewriting it (a survey of the maps, the file mapped, the
 	 * trampoline, membarriers) was most of what a short-lived process
-	 * spent in the library. */
+	 * spent in the library.  set_robust_list comes once per task (glibc's
+	 * fork child, a new thread): counting it copied a page of seen[] in
+	 * every forked child, which no rewrite would repay. */
 	if (rip != c->ip || trap_only(c->nr) || c->nr == SYS_exit_group ||
+	    c->nr == SYS_set_robust_list ||
 	    sf_decision(sf_enforcing(), c) != SF_ALLOW || !trapped_enough(rip) ||
 	    site_known(rip)) /* after the count: a short process never reads it */
 		return;
