@@ -68,6 +68,11 @@ static const unsigned char *build_id(const ElfW(Ehdr) *eh, uintptr_t bias, unsig
 	return NULL;
 }
 
+const unsigned char *sf_self_build_id(unsigned *len)
+{
+	return build_id(&__ehdr_start, (uintptr_t)&__ehdr_start, len);
+}
+
 static int same_build(const ElfW(Ehdr) *eh, uintptr_t bias)
 {
 	const unsigned char *mine, *theirs;

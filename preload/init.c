@@ -413,16 +413,26 @@ static void strip_env(const char *prefix)
  * copy of the policy's filter only where the inherited one lets it. */
 static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited)
 {
+	static const char prefix[] = "SECFILTER_POLICY=";
+	const char *text = sf_env_policy + sizeof prefix - 1; /* p's short form (api.c) */
 	struct sf_error err;
 	struct sf_prog prog;
 
+	/* A filter of this very policy in force (the mark, trusted.c): the
+	 * same build compiled the same text, which took it then. */
+	sf_trusted_boot_id(text, sf_strlen(text), &prog);
+	if (inherited && sf_trusted_in_force(&prog)) {
+		if (hs)
+			handshake(hs);
+		return;
+	}
 	if (sf_trusted_compile_boot(p, &prog, &err) < 0)
 		apply_error(&err);
 	if (hs)
 		handshake(hs);
 	if (!inherited && sf_guard_install() < 0)
 		sf_fatal("secfilter: cannot install the guard filter");
-	if (inherited && (sf_trusted_in_force(&prog) || !sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
+	if (inherited && (!sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
 			  !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER))) {
 		return;
 	}

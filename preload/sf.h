@@ -213,6 +213,7 @@ struct sf_authority {
 extern const struct sf_authority *sf_authority;
 extern const struct sf_authority sf_authority_iface; /* api.c: what it hands out */
 int sf_boot_trusted(void); /* init.c: from la_version; 1 when it became the authority */
+const unsigned char *sf_self_build_id(unsigned *len); /* audit.c: NULL if none */
 
 /* Decisions of our own, beside eval.h's SF_ALLOW, SF_NOT_IN_SET, >= 0. */
 #define SF_DENY_DISPATCH (-100) /* prctl(PR_SET_SYSCALL_USER_DISPATCH) and
@@ -382,6 +383,9 @@ struct sf_prog {
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);
 /* The start's: on every thread, into static storage (trusted.c) */
+/* A start: the id of the policy whose short form is text (prog->id, 0
+ * when none), to ask the mark before compiling with compile_boot. */
+void sf_trusted_boot_id(const char *text, size_t len, struct sf_prog *out);
 int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out,
 			    struct sf_error *err);
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);

@@ -12,6 +12,7 @@
 
 #include "bpf.h"
 #include "ksig.h"
+#include "mem.h"
 #include "sf.h"
 
 static long install(const struct sock_filter *prog, unsigned len, unsigned long flags)
@@ -175,9 +176,17 @@ static uint32_t denied_action(int all_threads)
  * program that follows, returns -MARK_ERRNO from the filter that carries
  * that id, and runs (a yield) through any filter of ours that does not;
  * sched_yield with any other first argument is the policy's to decide.
- * The image compiles its policy, asks, and loads nothing when the answer
- * says a filter with the very same program is in force: the kernel runs
- * every filter of the stack, so that program is enforced already.
+ * The image asks, and loads nothing when the answer says a filter with
+ * the very same program is in force: the kernel runs every filter of the
+ * stack, so that program is enforced already.  The id is a hash of what
+ * the program is made from: this build (its build id), the action for a
+ * denied call, and the policy's short form, which is canonical (one
+ * policy prints one text; the fuzzers check it) and which every exec'd
+ * image of the tree parses from its environment.  So an image asks
+ * before compiling, and one under a filter of its very policy compiles
+ * nothing (15k instructions and the program's pages of a start).  A
+ * library without a build id hashes the program instead, after
+ * compiling it.
  *
  * Who can make the answer lie: a filter the program itself installed
  * (the policy allowing seccomp) that answers for the id of a policy it
@@ -193,15 +202,33 @@ static uint32_t denied_action(int all_threads)
 #define MARK_ERRNO 4093
 #define MARK_LEN 14
 
-static uint64_t prog_id(const struct sock_filter *f, unsigned len)
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
-	const unsigned char *b = (const unsigned char *)f;
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	const unsigned char *b = p;
 	size_t i;
 
-	for (i = 0; i < len * sizeof *f; i++)
+	for (i = 0; i < n; i++)
 		h = (h ^ b[i]) * 0x100000001b3ull;
 	return h;
+}
+
+#define FNV_BASIS 0xcbf29ce484222325ull /* FNV-1a */
+
+/* The id of the program this build compiles from the policy whose short
+ * form is text, for all_threads; 0 without a build id. */
+static uint64_t text_id(const char *text, size_t len, int all_threads)
+{
+	unsigned n = 0;
+	const unsigned char *bid = sf_self_build_id(&n);
+	uint32_t deny = denied_action(all_threads);
+	uint64_t h;
+
+	if (!bid || !n)
+		return 0;
+	h = fnv(FNV_BASIS, bid, n);
+	h = fnv(h, &deny, sizeof deny);
+	h = fnv(h, text, len);
+	return h ? h : 1;
 }
 
 /* Puts the mark before the program's len instructions (relative jumps:
@@ -234,6 +261,7 @@ static int add_mark(struct sock_filter *f, unsigned *len, uint64_t id)
  * maps and unmaps nothing for it (an munmap is a TLB flush). */
 static struct sock_filter boot_insns[SF_BPF_MAX];
 
+/* out->id: the text's id, or 0 for the program's hash. */
 static int compile_into(const struct sf_policy *p, int all_threads, struct sf_prog *out,
 			struct sf_error *err)
 {
@@ -241,17 +269,33 @@ static int compile_into(const struct sf_policy *p, int all_threads, struct sf_pr
 
 	out->len = 0;
 	out->all_threads = all_threads;
-	out->id = 0;
 	sf_memset(err, 0, sizeof *err);
 	if (!out->insns)
 		return -ENOMEM;
 	r = sf_bpf_compile(p, denied_action(all_threads), out->insns, SF_BPF_MAX, &out->len, err);
 	if (r < 0)
 		return r;
-	out->id = prog_id(out->insns, out->len);
+	if (!out->id)
+		out->id = fnv(FNV_BASIS, out->insns, out->len * sizeof *out->insns);
 	if (!add_mark(out->insns, &out->len, out->id))
 		out->id = 0;
 	return r;
+}
+
+/* p's short form, printed for its id: the narrowings of secfilter_apply
+ * and the exec of a static binary, not a start. */
+static uint64_t policy_id(const struct sf_policy *p, int all_threads)
+{
+	size_t len = sf_policy_print_short(p, NULL, 0);
+	char *text = sf_mem_alloc(len + 1);
+	uint64_t id;
+
+	if (!text)
+		return 0;
+	sf_policy_print_short(p, text, len + 1);
+	id = text_id(text, len, all_threads);
+	sf_mem_free(text, len + 1);
+	return id;
 }
 
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
@@ -259,7 +303,16 @@ int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 {
 	out->size = SF_BPF_MAX * sizeof(struct sock_filter);
 	out->insns = sf_pages(out->size);
+	out->id = policy_id(p, all_threads);
 	return compile_into(p, all_threads, out, err);
+}
+
+void sf_trusted_boot_id(const char *text, size_t len, struct sf_prog *out)
+{
+	out->insns = NULL;
+	out->len = 0;
+	out->all_threads = 1;
+	out->id = text_id(text, len, 1);
 }
 
 int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out, struct sf_error *err)
@@ -269,8 +322,9 @@ int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out, stru
 	return compile_into(p, 1, out, err);
 }
 
-/* Whether a filter in force carries prog already (see the mark).  Only
- * under an inherited guard: the call is then one our filters expect. */
+/* Whether a filter in force carries prog's id already (see the mark).
+ * Only under an inherited guard: the call is then one our filters
+ * expect. */
 int sf_trusted_in_force(const struct sf_prog *prog)
 {
 	return prog->id &&
