@@ -8,10 +8,10 @@
 #     machine's load: user instructions, syscall instructions and minor
 #     faults of one start (bench/icount.c, which single-steps the process).
 #  2. Scripts and make: each workload unfiltered, under the library
-#     (interposition), with SECFILTER_MODE=trusted (the library in LD_AUDIT
-#     and LD_PRELOAD, as the README shows it, and in LD_AUDIT alone, which
-#     the README says is enough) and under `secfilter run --trusted` (the
-#     kernel filter alone), policy '*: 1'.  The four run in
+#     (interposition), with SECFILTER_MODE=trusted (the library in LD_AUDIT,
+#     as the README and secfilter(1) show it, and in LD_AUDIT and LD_PRELOAD,
+#     which adds the wrappers and the API for dlsym) and under `secfilter
+#     run --trusted` (the kernel filter alone), policy '*: 1'.  The four run in
 #     turn, ROUNDS times; each round gives a ratio to its own unfiltered
 #     run, of the wall time and of the CPU time of the whole process tree
 #     (bench/timed.c), and the table has the median ratios.  On a machine
@@ -42,7 +42,7 @@ I="LD_PRELOAD=$LIB"
 F="LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY"
 T="LD_AUDIT=$LIB;LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
 A="LD_AUDIT=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
-"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$T" "$A" -- /bin/true >"$work/true.txt" || exit 1
+"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$A" "$T" -- /bin/true >"$work/true.txt" || exit 1
 icount() { # one start's counts: instructions, syscalls, minor faults
 	"$work/icount" -q "$@" /bin/true | awk '{ print $2, $4, $6 }'
 }
@@ -52,14 +52,14 @@ printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "start of /bin/true (median)" "wal
 awk -F'\t' 'NR == 1 { w = $2; c = $3 } { print $2, $2 - w, $3, $3 - c }' "$work/true.txt" >"$work/us.txt"
 n=0
 for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (interposition)" \
-	 "library, '$POLICY', trusted mode" "  the same, LD_AUDIT alone"; do
+	 "library, '$POLICY', trusted mode" "  the same, LD_PRELOAD too"; do
 	n=$((n + 1))
 	case $n in
 	1) counts=$(icount "LD_PRELOAD=$work/libempty.so") ;;
 	2) counts=$(icount "LD_PRELOAD=$LIB") ;;
 	3) counts=$(icount "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY") ;;
-	4) counts=$(icount "LD_AUDIT=$LIB" "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
-	5) counts=$(icount "LD_AUDIT=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
+	4) counts=$(icount "LD_AUDIT=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
+	5) counts=$(icount "LD_AUDIT=$LIB" "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
 	esac
 	read -r us plus cpu cplus < <(sed -n "${n}p" "$work/us.txt")
 	read -r ins sys flt <<<"$counts"
@@ -83,22 +83,22 @@ for r in $(seq "$ROUNDS"); do
 		"$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
 	a=$(env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
 		"$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
-	printf '%s\t%s\t%s\t%s\n' "$p" "$i" "$t" "$a" >>"$work/tree.txt"
+	printf '%s\t%s\t%s\t%s\n' "$p" "$i" "$a" "$t" >>"$work/tree.txt"
 done
 col_median() { cut -f"$1" "$work/tree.txt" | median; }
 pw=$(col_median 1) pc=$(col_median 2)
 n=0
 for c in "unfiltered parent" "interposed parent (inherits it)" "trusted parent (inherits it)" \
-	 "  the same, LD_AUDIT alone"; do
+	 "  the same, LD_PRELOAD too"; do
 	n=$((n + 1))
 	w=$(col_median $((2 * n - 1))) cp=$(col_median $((2 * n)))
 	case $n in
 	1) counts=$("$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
 	2) counts=$(env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" "$work/icount" -q /bin/true |
 		awk '{ print $2, $4, $6 }') ;;
-	3) counts=$(env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
+	3) counts=$(env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
 		"$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
-	4) counts=$(env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
+	4) counts=$(env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
 		"$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
 	esac
 	read -r ins sys flt <<<"$counts"
@@ -176,9 +176,9 @@ run() {
 	case $1 in
 	plain) "w_$2" "$work/timed" "$work/t" env ;;
 	interpose) "w_$2" "$work/timed" "$work/t" env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" ;;
-	trusted) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" \
+	trusted) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" \
 		SECFILTER_MODE=trusted ;;
-	audit) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" \
+	preload) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" \
 		SECFILTER_MODE=trusted ;;
 	run) "w_$2" "$work/timed" "$work/t" "$SF" run --trusted -e "$POLICY" -- ;;
 	esac >/dev/null 2>"$work/err"
@@ -194,15 +194,15 @@ run() {
 echo
 echo "workloads: ratio to the unfiltered run of the same round, median of $ROUNDS rounds;"
 echo "wall time, and in parentheses CPU time (user + system of every process)"
-printf '%-44s %9s %15s %15s %15s %15s\n' "" "plain ms" interpose trusted "LD_AUDIT alone" \
+printf '%-44s %9s %15s %15s %15s %15s\n' "" "plain ms" interpose trusted "+ LD_PRELOAD" \
 	"run --trusted"
 for w in loop make conf; do
-	for m in plain interpose trusted audit run; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
+	for m in plain interpose trusted preload run; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
 	: >"$work/$w.fail"
 	run plain "$w" >/dev/null # warm the page cache
 	for r in $(seq "$ROUNDS"); do
 		read -r p pc < <(run plain "$w")
-		for m in interpose trusted audit run; do
+		for m in interpose trusted preload run; do
 			t=$(run "$m" "$w")
 			case $t in
 			fail*) echo "$m: $t" >>"$work/$w.fail" ;;
@@ -229,7 +229,7 @@ for w in loop make conf; do
 	}
 	printf '%-44s %9.1f %15s %15s %15s %15s\n' "$label" \
 		"$(median <"$work/$w.plain" | awk '{ print $1 / 1000 }')" \
-		"$(cell interpose)" "$(cell trusted)" "$(cell audit)" "$(cell run)"
+		"$(cell interpose)" "$(cell trusted)" "$(cell preload)" "$(cell run)"
 	if [ -s "$work/$w.fail" ]; then
 		sort "$work/$w.fail" | uniq -c | sed 's/^/      /' | head -3
 	fi
