@@ -31,7 +31,7 @@ struct counts {
 	uint64_t errno_returns[SF_NR_COUNT + 1];
 };
 
-static struct counts *counts;
+static struct counts *counts SF_HOT;
 
 void sf_counts_init(void)
 {

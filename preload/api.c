@@ -19,7 +19,7 @@
 #include "rewrite.h"
 #include "sf.h"
 
-const char *sf_env_policy;
+const char *sf_env_policy SF_HOT;
 
 /* secfilter_error(): per thread, initial-exec TLS (a pointer only: the
  * static TLS surplus is small). */

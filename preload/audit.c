@@ -23,11 +23,10 @@
  * the authority from the start (sf.h, struct sf_authority). */
 #include <elf.h>
 #include <link.h>
-#include <stddef.h>
 
 #include "sf.h"
 
-const struct sf_authority *sf_authority;
+const struct sf_authority *sf_authority SF_HOT;
 static int is_authority;
 
 extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
@@ -115,44 +114,12 @@ int sf_our_name(const char *path)
 	return name && !base[i];
 }
 
-static void copy_str(char *to, const char *from)
-{
-	size_t n = sf_strlen(from);
-
-	if (n)
-		sf_memcpy(to, from, n + 1);
-}
-
-/* sf_cfg into the copy's, whose .bss is still zero: the strings up to
- * their ends, not their 4 KiB buffers (12 KiB copied word by word and
- * four pages of the copy faulted in, at every start of a trusted image:
- * 7.8k of the preloaded copy's 14k instructions).  The pointers keep
- * pointing into ours, as a copy of the struct had them. */
-static void copy_settings(struct sf_settings *to, const struct sf_settings *from)
-{
-	to->active = from->active;
-	to->action = from->action;
-	to->log = from->log;
-	to->mode = from->mode;
-	to->log_path = from->log_path;
-	copy_str(to->env_action, from->env_action);
-	copy_str(to->env_mode, from->env_mode);
-	copy_str(to->env_log, from->env_log);
-	copy_str(to->env_audit, from->env_audit);
-	copy_str(to->lib_path, from->lib_path);
-	copy_str(to->env_supervisor, from->env_supervisor);
-	to->supervisor = from->supervisor;
-}
-_Static_assert(offsetof(struct sf_settings, supervisor) + sizeof(const char *) ==
-		       sizeof(struct sf_settings),
-	       "copy_settings copies each field of struct sf_settings: a new one goes there too");
-
 static void hand_off(struct link_map *map)
 {
 	if (!map->l_addr || map->l_addr == (uintptr_t)&__ehdr_start || !sf_our_name(map->l_name) ||
 	    !same_build((const ElfW(Ehdr) *)map->l_addr, map->l_addr))
 		return;
-	copy_settings(IN_COPY(map, sf_cfg), &sf_cfg);
+	*IN_COPY(map, sf_cfg) = sf_cfg; /* its strings stay ours */
 	*IN_COPY(map, sf_cur) = sf_cur;
 	*IN_COPY(map, sf_enforce) = sf_enforce;
 	*IN_COPY(map, sf_authority) = &sf_authority_iface;

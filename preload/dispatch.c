@@ -19,14 +19,14 @@
 #include "rewrite.h"
 #include "sf.h"
 
-const struct sf_policy *sf_cur;
-const struct sf_policy *sf_enforce;
+const struct sf_policy *sf_cur SF_HOT;
+const struct sf_policy *sf_enforce SF_HOT;
 const struct sf_policy *sf_kpol;
 
 /* The program's own SIGSYS disposition: it may set one, but the kernel's
  * stays ours.  Written by rt_sigaction(SIGSYS) from any thread; a torn
  * read here is no worse than the race the program has with itself. */
-static struct sf_ksigaction shadow_sigsys;
+static struct sf_ksigaction shadow_sigsys SF_HOT;
 
 int sf_armed;
 

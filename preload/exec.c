@@ -457,6 +457,8 @@ static int lib_reachable(void)
 	const char *s;
 	long r;
 
+	if (!sf_cfg.lib_path)
+		return 0;
 	for (s = sf_cfg.lib_path; *s; s++)
 		if (*s == ' ' || *s == ':')
 			return 0;
@@ -471,7 +473,7 @@ static int is_our_lib(const char *s, size_t n)
 	static const char base[] = "libsecfilter.so";
 	size_t bl = sizeof base - 1, i;
 
-	if (n == sf_strlen(sf_cfg.lib_path)) {
+	if (sf_cfg.lib_path && n == sf_strlen(sf_cfg.lib_path)) {
 		for (i = 0; i < n && s[i] == sf_cfg.lib_path[i]; i++)
 			;
 		if (i == n)
@@ -495,7 +497,7 @@ static int build_preload(struct sf_buf *b, const char *prog, int with_us)
 
 	sf_puts(b, "LD_PRELOAD=");
 	if (with_us) {
-		sf_puts(b, sf_cfg.lib_path);
+		sf_puts(b, sf_str(sf_cfg.lib_path));
 		return 1;
 	}
 	while (s && *s) {
@@ -567,16 +569,17 @@ static void fill_env(char **out, char *const *envp, char *preload, int has_prelo
 	if (with_us) {
 		out[k++] = (char *)__atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
 		out[k++] = sf_cfg.env_action;
-		out[k++] = sf_cfg.env_log;
+		if (sf_cfg.env_log)
+			out[k++] = (char *)sf_cfg.env_log;
 		out[k++] = sf_cfg.env_mode;
 		if (sf_cfg.supervisor)
-			out[k++] = sf_cfg.env_supervisor;
+			out[k++] = (char *)sf_cfg.env_supervisor;
 		if (sf_rw_env())
 			out[k++] = (char *)sf_rw_env();
 		if (comm)
 			out[k++] = comm;
-		if (sf_cfg.env_audit[0]) /* trusted mode: before the image's code */
-			out[k++] = sf_cfg.env_audit;
+		if (sf_cfg.env_audit) /* trusted mode: before the image's code */
+			out[k++] = (char *)sf_cfg.env_audit;
 	}
 	for (; envp && *envp; envp++)
 		if (!dropped(*envp, with_us))
@@ -722,7 +725,7 @@ long sf_exec(struct sf_call *c)
 	/* environment (ours: up to 10 entries with its NULL) and arguments;
 	 * the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
 	off = (nenv + 10 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
-	size = off + sizeof *pl + sf_strlen(sf_cfg.lib_path) +
+	size = off + sizeof *pl + sf_strlen(sf_str(sf_cfg.lib_path)) +
 	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
 	mem = sf_pages(size);
 	if (!mem)
@@ -732,7 +735,7 @@ long sf_exec(struct sf_call *c)
 	pl = (struct plan *)(mem + off);
 	off += sizeof *pl;
 	sf_memset(pl, 0, sizeof *pl);
-	pre = (struct sf_buf){ mem + off, 0, sf_strlen(sf_cfg.lib_path) +
+	pre = (struct sf_buf){ mem + off, 0, sf_strlen(sf_str(sf_cfg.lib_path)) +
 					 (prog_pre ? sf_strlen(prog_pre) : 0) + 16 };
 	off += pre.cap;
 	comm = (struct sf_buf){ mem + off, 0, 32 };

@@ -17,13 +17,13 @@
 #include "mem.h"
 #include "sf.h"
 
-struct sf_settings sf_cfg;
+struct sf_settings sf_cfg SF_HOT;
 
 /* The environment the process started with, as the loader hands it to
  * every constructor: the copy in an audit namespace has no libc, hence
  * no environ (sf.h), and in the program's namespace libc's initializer
  * may run after this library's. */
-static char **env_start;
+static char **env_start SF_HOT;
 
 /* An address on the main thread's stack (its initial environment array),
  * 0 before the constructor: where the rewriter keeps away from. */
@@ -110,6 +110,18 @@ static int put_env(char *dst, size_t cap, const char *name, const char *value)
 	return sf_strlen(name) + sf_strlen(value) < cap ? 0 : -1;
 }
 
+/* "NAME=value", allocated; the process cannot start without it. */
+static const char *new_env(const char *name, const char *value)
+{
+	size_t n = sf_strlen(name) + sf_strlen(value) + 1;
+	char *s = sf_mem_alloc(n);
+
+	if (!s)
+		sf_fatal("secfilter: out of memory");
+	put_env(s, n, name, value);
+	return s;
+}
+
 #define SF_PREFIX_LOG "SECFILTER_LOG="
 #define SF_PREFIX_SUPERVISOR "SECFILTER_SUPERVISOR="
 
@@ -119,7 +131,7 @@ static int parse_supervisor(const char *name)
 {
 	const char *s;
 
-	sf_cfg.env_supervisor[0] = '\0';
+	sf_cfg.env_supervisor = NULL;
 	sf_cfg.supervisor = NULL;
 	if (!name || !*name)
 		return 0;
@@ -129,7 +141,7 @@ static int parse_supervisor(const char *name)
 			return setting_error("SECFILTER_SUPERVISOR",
 					     "a socket name (letters, digits, '-'; at most 100)",
 					     name);
-	put_env(sf_cfg.env_supervisor, sizeof sf_cfg.env_supervisor, SF_PREFIX_SUPERVISOR, name);
+	sf_cfg.env_supervisor = new_env(SF_PREFIX_SUPERVISOR, name);
 	sf_cfg.supervisor = sf_cfg.env_supervisor + sizeof SF_PREFIX_SUPERVISOR - 1;
 	return 0;
 }
@@ -158,13 +170,14 @@ static int parse_settings(const struct env_in *e)
 	} else {
 		return setting_error("SECFILTER_LOG", "stderr, syslog or an absolute path", e->log);
 	}
-	if (put_env(sf_cfg.env_log, sizeof sf_cfg.env_log, SF_PREFIX_LOG, log) < 0) {
+	if (sf_strlen(log) > 4096) { /* as the 4 KiB buffer it was had it */
 		struct sf_buf b = { settings_msg, 0, sizeof settings_msg };
 		sf_puts(&b, "secfilter: SECFILTER_LOG: expected a path shorter than 4096 "
 			    "bytes, got one of ");
 		sf_putu(&b, sf_strlen(log));
 		return -1;
 	}
+	sf_cfg.env_log = new_env(SF_PREFIX_LOG, log);
 	sf_cfg.log_path = sf_cfg.env_log + sizeof SF_PREFIX_LOG - 1;
 
 	if (sf_streq(mode, "interpose"))
@@ -299,37 +312,56 @@ static const char *audit_self(const char *v)
 	return sf_our_name(v) ? v : NULL;
 }
 
-/* Everything is built in place, in sf_cfg.lib_path: two 4 KiB buffers
- * on this frame made every start fault in two more pages of stack. */
+static const char *dup_str(const char *a, const char *b, const char *c)
+{
+	size_t n = sf_strlen(a) + sf_strlen(b) + sf_strlen(c) + 1;
+	char *s = sf_mem_alloc(n);
+	struct sf_buf out = { s, 0, n };
+
+	if (!s)
+		sf_fatal("secfilter: out of memory");
+	sf_puts(&out, a);
+	sf_puts(&out, b);
+	sf_puts(&out, c);
+	return s;
+}
+
+/* The rare paths, with buffers of their own (4 KiB on the common path's
+ * frame made every start fault in more pages of stack). */
+__attribute__((noinline)) static const char *audit_from_maps(void)
+{
+	char buf[4096];
+	const char *name = mapped_file((uintptr_t)audit_from_maps, buf, sizeof buf);
+
+	return name ? dup_str(name, "", "") : NULL;
+}
+
+__attribute__((noinline)) static const char *from_cwd(const char *name)
+{
+	char cwd[4096];
+
+	if (sf_sys(SYS_getcwd, (long)cwd, sizeof cwd - 1, 0, 0, 0, 0) < 0)
+		sf_fatal("secfilter: cannot resolve the library's path");
+	return dup_str(cwd, "/", name);
+}
+
 /* audit: LD_AUDIT's value when this is the audit copy, else NULL. */
 static void resolve_lib_path(const char *audit)
 {
 	struct sf_obj self;
-	struct sf_buf b = { sf_cfg.lib_path, 0, sizeof sf_cfg.lib_path };
 	const char *name = NULL;
 
 	/* The copy rtld loads for LD_AUDIT is not on the program's list: the
 	 * kernel names its file (before the filter), absolute. */
 	if (audit && !(name = audit_self(audit)))
-		name = mapped_file((uintptr_t)resolve_lib_path, sf_cfg.lib_path,
-				   sizeof sf_cfg.lib_path);
+		name = audit_from_maps();
 	else if (!audit && sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main)
 		name = self.name;
 	if (!name || !name[0])
 		sf_fatal("secfilter: cannot find the library's own path");
-	if (name == sf_cfg.lib_path)
-		b.len = sf_strlen(name);
-	else if (name[0] != '/') {
-		if (sf_sys(SYS_getcwd, (long)sf_cfg.lib_path, sizeof sf_cfg.lib_path - 1, 0, 0, 0,
-			   0) < 0)
-			sf_fatal("secfilter: cannot resolve the library's path");
-		b.len = sf_strlen(sf_cfg.lib_path);
-		sf_putc(&b, '/');
-	}
-	if (name != sf_cfg.lib_path)
-		sf_puts(&b, name);
+	sf_cfg.lib_path = name[0] == '/' ? dup_str(name, "", "") : from_cwd(name);
 	if (sf_cfg.mode == SF_MODE_TRUSTED)
-		put_env(sf_cfg.env_audit, sizeof sf_cfg.env_audit, "LD_AUDIT=", sf_cfg.lib_path);
+		sf_cfg.env_audit = new_env("LD_AUDIT=", sf_cfg.lib_path);
 }
 
 static void apply_error(const struct sf_error *err)
@@ -504,7 +536,7 @@ static void arm_others_or_die(void)
  * loader's list of the program's objects (objs.c).  When that list could
  * not be found, this copy takes itself for the program's: the constructor
  * then fails closed on its own path. */
-static int objs_ok;
+static int objs_ok SF_HOT;
 
 static int in_base_namespace(void)
 {
@@ -524,7 +556,7 @@ static void need_audit(int audit)
 		    "filter after code of the program has run (its preinit array, its "
 		    "libraries' constructors): load the library as an audit module, "
 		    "LD_AUDIT=");
-	sf_puts(&b, sf_cfg.lib_path);
+	sf_puts(&b, sf_str(sf_cfg.lib_path));
 	sf_puts(&b, " (LD_PRELOAD may stay), or use `secfilter run --trusted`");
 	if (audit)
 		sf_puts(&b, "; LD_AUDIT is set, but names no loadable copy of this build");

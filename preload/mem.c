@@ -29,11 +29,11 @@ struct freeblk {
 	struct freeblk *next;
 };
 
-static struct freeblk *freelist[NCLASS];
-static int list_lock;
+static struct freeblk *freelist[NCLASS] SF_HOT;
+static int list_lock SF_HOT;
 static char arena[CHUNK] __attribute__((aligned(64)));
 static char *bump_cur = arena, *bump_end = arena + CHUNK;
-static int bump_lock;
+static int bump_lock SF_HOT;
 
 static int in_arena(const void *p)
 {

@@ -20,14 +20,14 @@
 
 #include "sf.h"
 
-static uintptr_t at_base, at_phdr, at_phnum;
-static const char *argv0;
-static struct r_debug *rdebug;
-static struct sf_obj libc;
-static int libc_found;
+static uintptr_t at_base SF_HOT, at_phdr SF_HOT, at_phnum SF_HOT;
+static const char *argv0 SF_HOT;
+static struct r_debug *rdebug SF_HOT;
+static struct sf_obj libc SF_HOT;
+static int libc_found SF_HOT;
 
 /* libc's own, for the cancellable wrappers (wrap.h); NULL until found. */
-int (*sf_setcanceltype)(int, int *);
+int (*sf_setcanceltype)(int, int *) SF_HOT;
 
 /* A dynamic entry's address: the loader relocates most of them in place,
  * the vDSO's stay offsets. */

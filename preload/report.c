@@ -24,7 +24,7 @@
 #define REPORT_CAP (64u << 10)
 #define MAX_FRAMES 32
 
-int sf_kernel_on;
+int sf_kernel_on SF_HOT;
 
 static int kernel_filtered(void)
 {

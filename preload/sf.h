@@ -40,6 +40,11 @@ static inline int sf_libc_bound(void)
 }
 
 #define SF_EXPORT __attribute__((visibility("default")))
+/* Small variables every start writes: in the library's .data, next to
+ * the page that ld.so writes anyway (clearing .bss's first part), rather
+ * than scattered over .bss between other files' arrays, where each
+ * faulted a page in (two faults when read before written). */
+#define SF_HOT __attribute__((section(".data.sf_hot")))
 /* Code whose syscall instructions are allowed: it must never be inlined
  * into a caller outside the region, nor split into a cold part elsewhere. */
 #define SF_REGION __attribute__((section("sf_region"), noinline, \
@@ -104,23 +109,30 @@ enum sf_action { SF_ACT_KILL, SF_ACT_LOG };
 enum sf_logkind { SF_LOG_STDERR, SF_LOG_SYSLOG, SF_LOG_FILE };
 enum sf_mode { SF_MODE_INTERPOSE, SF_MODE_TRUSTED };
 
-struct sf_settings { /* audit.c's copy_settings copies each field */
+struct sf_settings {
 	int active;           /* a policy was given: the library is not inert */
 	enum sf_action action;
 	enum sf_logkind log;
 	enum sf_mode mode;
 	const char *log_path; /* SF_LOG_FILE: in env_log */
 	/* What exec passes on, "SECFILTER_ACTION=kill"...: copies, since the
-	 * program may overwrite its environment strings (setproctitle). */
+	 * program may overwrite its environment strings (setproctitle).  The
+	 * long ones are the allocator's, NULL until set: sf_str() reads them.
+	 * (They were 4 KiB arrays here: three pages every start faulted in
+	 * for strings of a few dozen bytes.) */
 	char env_action[32], env_mode[32];
-	char env_log[sizeof "SECFILTER_LOG=" + 4096];
-	char env_audit[sizeof "LD_AUDIT=" + 4096]; /* trusted mode; else empty */
-	char lib_path[4096];  /* absolute path of this library */
-	/* SECFILTER_SUPERVISOR, set by `secfilter run`: "" when unset, and
+	const char *env_log;        /* "SECFILTER_LOG=..." */
+	const char *env_audit;      /* "LD_AUDIT=<lib_path>": trusted mode */
+	const char *lib_path;       /* absolute path of this library */
+	/* SECFILTER_SUPERVISOR, set by `secfilter run`: NULL when unset, and
 	 * then supervisor is NULL (supervise.c). */
-	char env_supervisor[sizeof "SECFILTER_SUPERVISOR=" + SF_SUPERVISOR_MAX];
+	const char *env_supervisor;
 	const char *supervisor;
 };
+static inline const char *sf_str(const char *s)
+{
+	return s ? s : "";
+}
 extern struct sf_settings sf_cfg;
 int sf_settings_from_env(const char **msg); /* init.c */
 uintptr_t sf_main_stack_hint(void);         /* init.c: on the main stack */

@@ -357,7 +357,7 @@ int sf_unw_object(struct sf_unw *u, uintptr_t pc, char *name, size_t cap, uintpt
 	name[0] = '\0';
 	if (o.lm && rd(u, o.lm, &lm, sizeof lm) == 0)
 		rd_str(u, (uintptr_t)lm.l_name, name, cap);
-	else if (!o.lm)
+	else if (!o.lm && sf_cfg.lib_path)
 		rd_str(u, (uintptr_t)sf_cfg.lib_path, name, cap);
 	/* dladdr names the main program by argv[0]. */
 	sf_objs_main(&phdr, &phnum, &argv0);
