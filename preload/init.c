@@ -446,13 +446,17 @@ static void strip_env(const char *prefix)
 static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited)
 {
 	static const char prefix[] = "SECFILTER_POLICY=";
-	const char *text = sf_env_policy + sizeof prefix - 1; /* p's short form (api.c) */
+	const char *env = sf_env_policy; /* p's short form after the prefix (api.c) */
+	const char *text = env ? env + sizeof prefix - 1 : "";
 	struct sf_error err;
 	struct sf_prog prog;
 
 	/* A filter of this very policy in force (the mark, trusted.c): the
-	 * same build compiled the same text, which took it then. */
+	 * same build compiled the same text, which took it then.  No text,
+	 * no id: then the program's hash, after compiling. */
 	sf_trusted_boot_id(text, sf_strlen(text), &prog);
+	if (!env)
+		prog.id = 0;
 	if (inherited && sf_trusted_in_force(&prog)) {
 		if (hs)
 			handshake(hs);

@@ -394,10 +394,11 @@ struct sf_prog {
 };
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);
-/* The start's: on every thread, into static storage (trusted.c) */
 /* A start: the id of the policy whose short form is text (prog->id, 0
- * when none), to ask the mark before compiling with compile_boot. */
+ * when none), to ask the mark before compiling with compile_boot, which
+ * keeps that id. */
 void sf_trusted_boot_id(const char *text, size_t len, struct sf_prog *out);
+/* The start's: on every thread, into static storage (trusted.c) */
 int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out,
 			    struct sf_error *err);
 int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);
