@@ -110,15 +110,18 @@ static int put_env(char *dst, size_t cap, const char *name, const char *value)
 	return sf_strlen(name) + sf_strlen(value) < cap ? 0 : -1;
 }
 
-/* "NAME=value", allocated; the process cannot start without it. */
-static const char *new_env(const char *name, const char *value)
+/* a, b and c, allocated; the process cannot start without it. */
+static const char *dup_str(const char *a, const char *b, const char *c)
 {
-	size_t n = sf_strlen(name) + sf_strlen(value) + 1;
+	size_t n = sf_strlen(a) + sf_strlen(b) + sf_strlen(c) + 1;
 	char *s = sf_mem_alloc(n);
+	struct sf_buf out = { s, 0, n };
 
 	if (!s)
 		sf_fatal("secfilter: out of memory");
-	put_env(s, n, name, value);
+	sf_puts(&out, a);
+	sf_puts(&out, b);
+	sf_puts(&out, c);
 	return s;
 }
 
@@ -141,7 +144,7 @@ static int parse_supervisor(const char *name)
 			return setting_error("SECFILTER_SUPERVISOR",
 					     "a socket name (letters, digits, '-'; at most 100)",
 					     name);
-	sf_cfg.env_supervisor = new_env(SF_PREFIX_SUPERVISOR, name);
+	sf_cfg.env_supervisor = dup_str(SF_PREFIX_SUPERVISOR, name, "");
 	sf_cfg.supervisor = sf_cfg.env_supervisor + sizeof SF_PREFIX_SUPERVISOR - 1;
 	return 0;
 }
@@ -177,7 +180,7 @@ static int parse_settings(const struct env_in *e)
 		sf_putu(&b, sf_strlen(log));
 		return -1;
 	}
-	sf_cfg.env_log = new_env(SF_PREFIX_LOG, log);
+	sf_cfg.env_log = dup_str(SF_PREFIX_LOG, log, "");
 	sf_cfg.log_path = sf_cfg.env_log + sizeof SF_PREFIX_LOG - 1;
 
 	if (sf_streq(mode, "interpose"))
@@ -312,20 +315,6 @@ static const char *audit_self(const char *v)
 	return sf_our_name(v) ? v : NULL;
 }
 
-static const char *dup_str(const char *a, const char *b, const char *c)
-{
-	size_t n = sf_strlen(a) + sf_strlen(b) + sf_strlen(c) + 1;
-	char *s = sf_mem_alloc(n);
-	struct sf_buf out = { s, 0, n };
-
-	if (!s)
-		sf_fatal("secfilter: out of memory");
-	sf_puts(&out, a);
-	sf_puts(&out, b);
-	sf_puts(&out, c);
-	return s;
-}
-
 /* The rare paths, with buffers of their own (4 KiB on the common path's
  * frame made every start fault in more pages of stack). */
 __attribute__((noinline)) static const char *audit_from_maps(void)
@@ -361,7 +350,7 @@ static void resolve_lib_path(const char *audit)
 		sf_fatal("secfilter: cannot find the library's own path");
 	sf_cfg.lib_path = name[0] == '/' ? dup_str(name, "", "") : from_cwd(name);
 	if (sf_cfg.mode == SF_MODE_TRUSTED)
-		sf_cfg.env_audit = new_env("LD_AUDIT=", sf_cfg.lib_path);
+		sf_cfg.env_audit = dup_str("LD_AUDIT=", sf_cfg.lib_path, "");
 }
 
 static void apply_error(const struct sf_error *err)
