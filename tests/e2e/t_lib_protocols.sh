@@ -82,11 +82,18 @@ while True:
     time.sleep(0.05)
 assert gen2 == gen1 + 1, (gen1, gen2)
 assert text2 == "*: 1\nsys_getppid: 0\nsys_sethostname: 0\n", text2
-# the old state is unmapped (the new one was mapped before it went)
+# the old state is unmapped (the new one was mapped before it went, and
+# is published a moment before the old one goes: poll)
 assert at2 != at1
-for line in open(f"/proc/{pid}/maps"):
-    lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
-    assert not lo <= at1 < hi, "the old mapping was not unmapped: " + line
+def mapped(at):
+    for line in open(f"/proc/{pid}/maps"):
+        lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+        if lo <= at < hi:
+            return line
+    return None
+while mapped(at1) and time.time() < deadline:
+    time.sleep(0.05)
+assert not mapped(at1), "the old mapping was not unmapped: " + mapped(at1)
 import os
 for fd in os.listdir(f"/proc/{pid}/fd"):
     assert "secfilter" not in os.readlink(f"/proc/{pid}/fd/{fd}"), "a descriptor of ours is open"
