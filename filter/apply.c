@@ -925,6 +925,15 @@ static int is_action(unsigned a)
 	       a == SF_ACTION_KILL || a == SF_ACTION_TRAP || a == SF_ACTION_LOG;
 }
 
+/* The argument whose name the kernel gave as argN, N the register reg
+ * past sc's arguments; -1 when none did. */
+static int name_taken(const struct sf_syscall *sc, unsigned reg)
+{
+	const char name[4] = { 'a', 'r', 'g', (char)('0' + reg) };
+
+	return reg >= sc->nargs ? sf_syscall_arg(sc, name, 4) : -1;
+}
+
 /* A register past a syscall's arguments is named argN in text, except
  * where the kernel's names take argN for another argument (prctl, keyctl
  * and arch_prctl: option, arg2, ...; secfilter(7)).  Such a register has
@@ -934,13 +943,11 @@ static int is_action(unsigned a)
 static int unnamed_register(const struct sf_node *nodes, uint32_t i, const struct sf_syscall *sc)
 {
 	const struct sf_node *n = &nodes[i];
-	char name[4] = { 'a', 'r', 'g', 0 };
 	int a;
 
 	switch (n->kind) {
 	case SF_N_PRED:
-		name[3] = (char)('0' + n->arg);
-		return n->arg >= sc->nargs && sf_syscall_arg(sc, name, 4) >= 0 ? n->arg : -1;
+		return name_taken(sc, n->arg) >= 0 ? n->arg : -1;
 	case SF_N_NOT:
 		return unnamed_register(nodes, n->left, sc);
 	default: /* depth checked by check_nodes */
@@ -980,8 +987,7 @@ static int check_rule(const struct sf_ast *ast, const struct sf_rule *r, struct 
 			sf_error_src(err, -EINVAL, ast, r->src, r->line, 0, 0,
 				     "sys_%s takes %u arguments, and its register %d cannot be "
 				     "tested: arg%d is what the kernel calls its argument %d",
-				     sc->name, sc->nargs, a, a,
-				     sf_syscall_arg(sc, (char[4]){ 'a', 'r', 'g', (char)('0' + a) }, 4));
+				     sc->name, sc->nargs, a, a, name_taken(sc, (unsigned)a));
 			return -EINVAL;
 		}
 	}

@@ -79,8 +79,10 @@ static char *env_text(const char *text, size_t len)
  * (their contents begin with magics of their own): a memfd named for
  * /proc/PID/maps cost 4 calls and a shared-memory page each, about 15 us
  * of a trusted image's start (measured 2026-12-04).  Addresses 0 while
- * nothing is published; a reader that sees a torn pair of state and size
- * finds a header that does not fit, and reads again. */
+ * nothing is published.  The size is stored before the address: a reader
+ * that meets a new address with the old size either finds the header
+ * does not fit and reads again, or reads the new text, whose length its
+ * own header bounds within its own mapping. */
 struct sf_where {
 	char magic[16];       /* "secfilter-where" */
 	uint32_t version;     /* 1 */

@@ -225,9 +225,9 @@ void sf_rw_fork_end(int locked)
  * written under the lock, read without it, and only for a site that has
  * trapped enough (seen[] below, which every trap writes): the pages the
  * hash scatters slots over are pages a process faults in (a filtered sed
- * touched 12 with 4096 and 1024 slots).  A process seldom has more than a hundred sites
- * (python3 importing ssl, asyncio and sqlite3: 112); one whose table
- * fills stops rewriting, and its sites keep trapping. */
+ * touched 12 with 4096 and 1024 slots).  A process seldom has more than
+ * a hundred sites (python3 importing ssl, asyncio and sqlite3: 112); one
+ * whose table fills stops rewriting, and its sites keep trapping. */
 #define NSITES 1024u
 static uintptr_t sites[NSITES] __attribute__((aligned(4096))); /* 2 pages, not 3 */
 static unsigned nsites;

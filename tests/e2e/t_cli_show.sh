@@ -68,6 +68,25 @@ expect_grep '^on_next_syscall: 1$' shown
 head -1 shown | grep -q '^on_next_syscall: 1$' || fail "on_next_syscall is not first"
 kill $runner; wait $runner
 
+# trusted mode through the library: the audit copy publishes; with
+# LD_PRELOAD as well, the preloaded copy's record names no state and the
+# audit copy's is read (two records, one state)
+for pre in "" "$LIB"; do
+	env LD_AUDIT="$LIB" LD_PRELOAD="$pre" SECFILTER_MODE=trusted SECFILTER_POLICY="$policy" \
+		sleep 5 & tp=$!
+	ok=
+	for i in $(seq 100); do
+		$SECFILTER show $tp > shown 2> /dev/null && { ok=1; break; }
+		sleep 0.05
+	done
+	[ -n "$ok" ] || fail "show never succeeded on a trusted process (LD_PRELOAD='$pre')"
+	copies=$(grep libsecfilter /proc/$tp/maps | awk '$3 == "00000000"' | wc -l)
+	[ "$copies" -eq $((${#pre} ? 2 : 1)) ] ||
+		fail "the trusted process has $copies copies of the library (LD_PRELOAD='$pre')"
+	cmp want shown || { diff want shown >&3; fail "show of a trusted process (LD_PRELOAD='$pre')"; }
+	kill $tp; wait $tp
+done
+
 # a process that is not filtered
 sleep 5 & plain=$!
 expect_status 1 $SECFILTER show $plain 2> err
