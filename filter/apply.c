@@ -249,6 +249,17 @@ static int narrows(const struct scratch *s, const struct applying *a,
  *   ACTION      in S, every call gets ACTION (return E, kill, trap, log):
  *               F[nr] dropped
  *   0           out of S, F[nr] dropped */
+/* The rules without an expression (1, 0, ACTION): what apply_one does
+ * once narrows has agreed.  Inlined into the loop of `*`, which runs it
+ * for every syscall of a start. */
+static inline void set_plain(struct scratch *s, const struct sf_rule *r, unsigned nr)
+{
+	s->allowed[nr] = r->rhs != SF_RHS_REMOVE;
+	s->ret[nr] = r->rhs == SF_RHS_RETURN ? r->action : 0;
+	if (s->filters && r->rhs != SF_RHS_ALLOW)
+		s->filters[nr].n = 0;
+}
+
 static int apply_one(struct scratch *s, const struct applying *a, const struct sf_rule *r,
 		     unsigned nr)
 {
@@ -257,18 +268,6 @@ static int apply_one(struct scratch *s, const struct applying *a, const struct s
 	if (rc)
 		return rc;
 	switch (r->rhs) {
-	case SF_RHS_REMOVE:
-		s->allowed[nr] = 0;
-		s->ret[nr] = 0;
-		if (s->filters)
-			s->filters[nr].n = 0;
-		return 0;
-	case SF_RHS_RETURN:
-		s->allowed[nr] = 1;
-		s->ret[nr] = r->action;
-		if (s->filters)
-			s->filters[nr].n = 0;
-		return 0;
 	case SF_RHS_EXPR: {
 		const struct sf_src *src = &SF_VEC_AT(&a->ast->srcs, struct sf_src, r->src);
 		struct scratch_filter f = {
@@ -283,11 +282,12 @@ static int apply_one(struct scratch *s, const struct applying *a, const struct s
 						  : "out of memory");
 			return rc;
 		}
-	}
-		/* fall through */
-	default: /* SF_RHS_ALLOW */
 		s->allowed[nr] = 1;
 		s->ret[nr] = 0;
+		return 0;
+	}
+	default:
+		set_plain(s, r, nr);
 		return 0;
 	}
 }
@@ -324,7 +324,12 @@ static int apply_rule(struct scratch *s, const struct applying *a,
 		s->dflt = r->action;
 		return 0;
 	case SF_R_ALL:
-		for (nr = 0; nr < SF_NR_COUNT; nr++)
+		/* not enforcing, nothing narrows: the stores alone (`*: 1` is
+		 * most policies' first line, applied at every start) */
+		for (nr = 0; nr < SF_NR_COUNT && !a->enforcing; nr++)
+			if (sf_syscall_row[nr] != SF_NO_ROW)
+				set_plain(s, r, nr);
+		for (nr = 0; nr < SF_NR_COUNT && a->enforcing; nr++)
 			if (sf_syscall_row[nr] != SF_NO_ROW && (rc = apply_one(s, a, r, nr)))
 				return rc;
 		return 0;
@@ -491,8 +496,9 @@ static void measure(const struct scratch *s, struct sizes *z)
 	unsigned nr, i;
 
 	memset(z, 0, sizeof(*z));
-	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+	for (nr = 0; nr < SF_NR_COUNT; nr++)
 		z->preds += s->allowed[nr] && s->ret[nr]; /* its one test (eval.h) */
+	for (nr = 0; nr < SF_NR_COUNT && s->filters; nr++) {
 		const struct sf_vec *v = fv(s, nr);
 		const struct scratch_filter *f = v->data;
 		for (i = 0; i < v->n; i++) {
@@ -795,68 +801,84 @@ static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
 	p->ntests = nt;
 }
 
-static int freeze(const struct scratch *s, struct sf_policy **out)
-{
-	struct sizes z;
-	size_t off_filters, off_nodes, off_tests, off_strings, size;
+/* The block being frozen: its arrays, and where the texts go. */
+struct block {
 	struct sf_policy *p;
 	struct sf_filter *filters;
 	struct sf_node *nodes;
 	struct sf_test *tests;
 	char *strings;
-	uint32_t texts = 0;
-	unsigned nr, i;
+	uint32_t texts; /* the first free byte of the texts, after the sources */
+};
+
+/* F[nr] into the block (a start's `*: 1` has none: freeze skips this). */
+static void copy_filters(struct block *b, const struct sf_vec *v, struct sf_sysrule *r)
+{
+	const struct scratch_filter *f = v->data;
+	struct sf_policy *p = b->p;
+	uint32_t i;
+
+	r->nfilters = (uint16_t)v->n;
+	for (i = 0; i < v->n; i++) {
+		struct sf_filter *nf = &b->filters[p->nfilters++];
+		nf->root = copy_tree(b->nodes, &p->nnodes, f[i].nodes, f[i].root);
+		nf->line = f[i].line;
+		nf->fail = f[i].fail;
+		nf->source = intern(b->strings, &p->nstrings, f[i].source);
+		nf->text = SF_NO_TEXT;
+		if (f[i].text) { /* after the sources: many, not searched */
+			nf->text = b->texts;
+			memcpy(b->strings + nf->text, f[i].text, f[i].text_len);
+			b->strings[nf->text + f[i].text_len] = '\0';
+			b->texts += f[i].text_len + 1;
+		}
+	}
+}
+
+static int freeze(const struct scratch *s, struct sf_policy **out)
+{
+	struct sizes z;
+	size_t off_filters, off_nodes, off_tests, off_strings, size;
+	struct sf_policy *p;
+	struct block b;
+	unsigned nr;
 
 	measure(s, &z);
 	off_filters = align8(sizeof(*p));
-	off_nodes = align8(off_filters + (size_t)z.filters * sizeof(*filters));
-	off_tests = align8(off_nodes + (size_t)z.nodes * sizeof(*nodes));
-	off_strings = off_tests + (size_t)z.preds * sizeof(*tests);
+	off_nodes = align8(off_filters + (size_t)z.filters * sizeof(*b.filters));
+	off_tests = align8(off_nodes + (size_t)z.nodes * sizeof(*b.nodes));
+	off_strings = off_tests + (size_t)z.preds * sizeof(*b.tests);
 	size = off_strings + z.strings + z.texts + 1;
 	p = sf_mem_alloc(size);
 	if (!p)
 		return -ENOMEM;
-	filters = (struct sf_filter *)((char *)p + off_filters);
-	nodes = (struct sf_node *)((char *)p + off_nodes);
-	tests = (struct sf_test *)((char *)p + off_tests);
-	strings = (char *)p + off_strings;
+	b = (struct block){
+		p, (struct sf_filter *)((char *)p + off_filters),
+		(struct sf_node *)((char *)p + off_nodes), (struct sf_test *)((char *)p + off_tests),
+		(char *)p + off_strings, z.strings,
+	};
 	p->size = size;
 	p->pending = s->pending;
 	p->uring_named = s->uring_named;
 	p->uring_waived = s->uring_waived;
 	p->dflt = s->dflt;
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
-		const struct sf_vec *v = fv(s, nr);
-		const struct scratch_filter *f = v->data;
 		struct sf_sysrule *r = &p->sys[nr];
 
 		r->allowed = s->allowed[nr];
 		r->ret = s->allowed[nr] ? s->ret[nr] : 0;
 		r->first = p->nfilters;
-		r->nfilters = (uint16_t)v->n;
-		for (i = 0; i < v->n; i++) {
-			struct sf_filter *nf = &filters[p->nfilters++];
-			nf->root = copy_tree(nodes, &p->nnodes, f[i].nodes, f[i].root);
-			nf->line = f[i].line;
-			nf->fail = f[i].fail;
-			nf->source = intern(strings, &p->nstrings, f[i].source);
-			nf->text = SF_NO_TEXT;
-			if (f[i].text) { /* after the sources: many, not searched */
-				nf->text = z.strings + texts;
-				memcpy(strings + nf->text, f[i].text, f[i].text_len);
-				strings[nf->text + f[i].text_len] = '\0';
-				texts += f[i].text_len + 1;
-			}
-		}
-		if (r->nfilters || (r->allowed && r->ret))
-			lower_syscall(p, filters, nodes, tests, r);
+		if (s->filters && s->filters[nr].n)
+			copy_filters(&b, &s->filters[nr], r);
+		if (r->nfilters || r->ret)
+			lower_syscall(p, b.filters, b.nodes, b.tests, r);
 		else
 			r->test = p->ntests; /* as lower_syscall leaves it */
 	}
-	p->filters = filters;
-	p->nodes = nodes;
-	p->tests = tests;
-	p->strings = strings;
+	p->filters = b.filters;
+	p->nodes = b.nodes;
+	p->tests = b.tests;
+	p->strings = b.strings;
 	*out = p;
 	return 0;
 }
