@@ -461,7 +461,7 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 			  !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER))) {
 		return;
 	}
-	if (sf_trusted_load(&prog, &err) < 0)
+	if (sf_trusted_load(&prog, p, &err) < 0)
 		apply_error(&err);
 	sf_kernel_on = 1;
 }

@@ -390,7 +390,7 @@ struct sf_prog {
 	size_t size;
 	unsigned len;
 	int all_threads;
-	uint64_t id; /* its mark (trusted.c), 0 for none */
+	uint64_t id; /* the id its mark answers (trusted.c), 0 for none */
 };
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);
@@ -401,7 +401,8 @@ void sf_trusted_boot_id(const char *text, size_t len, struct sf_prog *out);
 /* The start's: on every thread, into static storage (trusted.c) */
 int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out,
 			    struct sf_error *err);
-int sf_trusted_load(struct sf_prog *prog, struct sf_error *err);
+/* Loads prog, compiled from p, and its mark (trusted.c) */
+int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_error *err);
 int sf_trusted_in_force(const struct sf_prog *prog);
 int sf_our_name(const char *path); /* audit.c */
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err);

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 
 #include "bpf.h"
+#include "eval.h"
 #include "ksig.h"
 #include "mem.h"
 #include "sf.h"
@@ -171,22 +172,34 @@ static uint32_t denied_action(int all_threads)
  * An image exec'd in trusted mode starts under its parent's filters and
  * used to install its own copy of the policy's on top: the same program
  * again, and the kernel's JIT and the TLB shootdowns of loading it, in
- * every process a filtered shell or make starts.  Each program we load
- * now begins with a mark: sched_yield(MARK_TAG, id), id a hash of the
- * program that follows, returns -MARK_ERRNO from the filter that carries
- * that id, and runs (a yield) through any filter of ours that does not;
- * sched_yield with any other first argument is the policy's to decide.
- * The image asks, and loads nothing when the answer says a filter with
- * the very same program is in force: the kernel runs every filter of the
- * stack, so that program is enforced already.  The id is a hash of what
- * the program is made from: this build (its build id), the action for a
- * denied call, and the policy's short form, which is canonical (one
- * policy prints one text; the fuzzers check it) and which every exec'd
- * image of the tree parses from its environment.  So an image asks
- * before compiling, and one under a filter of its very policy compiles
- * nothing (15k instructions and the program's pages of a start).  A
- * library without a build id hashes the program instead, after
- * compiling it.
+ * every process a filtered shell or make starts.  So each program we load
+ * is followed by a mark, a filter of its own: sched_yield(MARK_TAG, id),
+ * id a hash of the program, returns -MARK_ERRNO from the mark of that id,
+ * and runs (a yield) through every other filter of ours: the policy's
+ * program begins with a pass for the tag; sched_yield with any other
+ * first argument is the policy's to decide.  The image asks, and loads
+ * nothing when the answer says a filter with the very same program is in
+ * force: the kernel runs every filter of the stack, so that program is
+ * enforced already.  The id is a hash of what the program is made from:
+ * this build (its build id), the action for a denied call, and the
+ * policy's short form, which is canonical (one policy prints one text;
+ * the fuzzers check it) and which every exec'd image of the tree parses
+ * from its environment.  So an image asks before compiling, and one under
+ * a filter of its very policy compiles nothing (15k instructions and the
+ * program's pages of a start).  A library without a build id hashes the
+ * program instead, after compiling it.
+ *
+ * Why a filter of its own: the policy's program is loaded with
+ * SECCOMP_FILTER_FLAG_LOG, under which the kernel writes every answer but
+ * "allow" to the audit log; a mark inside it put one record in the
+ * kernel's log for every image a filtered shell started, and cost that
+ * image 7 to 60 us.  The mark's filter has no such flag, and every call
+ * but sched_yield passes it on its number alone, which the kernel caches:
+ * it costs the other calls nothing.  It goes in after the program, never
+ * before: a mark whose program failed to load would make the next image
+ * believe a policy nothing enforces.  And only where the program lets
+ * seccomp() through (otherwise the image keeps the inherited filter
+ * anyway, init.c).
  *
  * Who can make the answer lie: a filter the program itself installed
  * (the policy allowing seccomp) that answers for the id of a policy it
@@ -200,7 +213,7 @@ static uint32_t denied_action(int all_threads)
  * kill. */
 #define MARK_TAG 0x5ec0f17e6d61726bull /* "secfilter" "mark" */
 #define MARK_ERRNO 4093
-#define MARK_LEN 14
+#define PASS_LEN 9
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -231,29 +244,52 @@ static uint64_t text_id(const char *text, size_t len, int all_threads)
 	return h ? h : 1;
 }
 
-/* Puts the mark before the program's len instructions (relative jumps:
- * the program is unchanged by the move).  0 when it would not fit. */
-static int add_mark(struct sock_filter *f, unsigned *len, uint64_t id)
+/* Puts the tag's pass before the program's len instructions (relative
+ * jumps: the program is unchanged by the move).  0 when it would not fit. */
+static int add_pass(struct sock_filter *f, unsigned *len)
 {
-	const struct sock_filter mark[MARK_LEN] = {
-		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 12),
-		/* 2 */ LD(0), JNE(SYS_sched_yield, 10),
-		/* 4 */ LD(16), JNE((uint32_t)MARK_TAG, 8),
-		/* 6 */ LD(20), JNE((uint32_t)(MARK_TAG >> 32), 6),
+	const struct sock_filter pass[PASS_LEN] = {
+		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 7),
+		/* 2 */ LD(0), JNE(SYS_sched_yield, 5),
+		/* 4 */ LD(16), JNE((uint32_t)MARK_TAG, 3),
+		/* 6 */ LD(20), JNE((uint32_t)(MARK_TAG >> 32), 1),
+		/* 8 */ RET(SECCOMP_RET_ALLOW),
+	};
+	unsigned i;
+
+	if (*len + PASS_LEN > SF_BPF_MAX)
+		return 0;
+	for (i = *len; i-- > 0;)
+		f[i + PASS_LEN] = f[i];
+	sf_memcpy(f, pass, sizeof pass);
+	*len += PASS_LEN;
+	return 1;
+}
+
+/* The mark of the program id, after it (flags: its TSYNC), where p (the
+ * policy the program was compiled from, which decides as it does) lets
+ * this very call through.  No prctl: the program's load set
+ * no_new_privs, and the program may deny prctl. */
+static void install_mark(const struct sf_policy *p, uint64_t id, unsigned long flags)
+{
+	const struct sock_filter mark[] = {
+		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 11),
+		/* 2 */ LD(0), JNE(SYS_sched_yield, 9),
+		/* 4 */ LD(16), JNE((uint32_t)MARK_TAG, 7),
+		/* 6 */ LD(20), JNE((uint32_t)(MARK_TAG >> 32), 5),
 		/* 8 */ LD(24), JNE((uint32_t)id, 3),
 		/* 10 */ LD(28), JNE((uint32_t)(id >> 32), 1),
 		/* 12 */ RET(SECCOMP_RET_ERRNO | MARK_ERRNO),
 		/* 13 */ RET(SECCOMP_RET_ALLOW),
 	};
-	unsigned i;
+	struct sock_fprog fp = { .len = sizeof mark / sizeof mark[0],
+				 .filter = (struct sock_filter *)mark };
 
-	if (*len + MARK_LEN > SF_BPF_MAX)
-		return 0;
-	for (i = *len; i-- > 0;)
-		f[i + MARK_LEN] = f[i];
-	sf_memcpy(f, mark, sizeof mark);
-	*len += MARK_LEN;
-	return 1;
+	uint64_t args[6] = { SECCOMP_SET_MODE_FILTER, flags, (uint64_t)&fp, 0, 0, 0 };
+
+	/* failing, it leaves no mark: the next image compiles and loads */
+	if (sf_decide(p, SYS_seccomp, args) == SF_ALLOW)
+		sf_sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, (long)flags, (long)&fp, 0, 0, 0);
 }
 
 /* The program of the policy an image starts under: compiled once, before
@@ -277,7 +313,7 @@ static int compile_into(const struct sf_policy *p, int all_threads, struct sf_pr
 		return r;
 	if (!out->id)
 		out->id = fnv(FNV_BASIS, out->insns, out->len * sizeof *out->insns);
-	if (!add_mark(out->insns, &out->len, out->id))
+	if (!add_pass(out->insns, &out->len))
 		out->id = 0;
 	return r;
 }
@@ -335,7 +371,7 @@ int sf_trusted_in_force(const struct sf_prog *prog)
  * (TSYNC), so that a narrowing made through the API cannot be escaped by
  * another thread.  The exec of a static binary installs on the calling
  * thread only: the exec ends the others. */
-int sf_trusted_load(struct sf_prog *prog, struct sf_error *err)
+int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_error *err)
 {
 	/* FLAG_LOG: a trap is written to the kernel's audit log too, the only
 	 * report when the program blocked SIGSYS (the kernel then kills at
@@ -344,6 +380,8 @@ int sf_trusted_load(struct sf_prog *prog, struct sf_error *err)
 			      (prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0);
 	long r = install(prog->insns, prog->len, flags);
 
+	if (r == 0 && prog->id)
+		install_mark(p, prog->id, flags & SECCOMP_FILTER_FLAG_TSYNC);
 	if (r < 0 && !err->text[0]) {
 		struct sf_buf b = { err->text, 0, sizeof err->text };
 		sf_puts(&b, "secfilter: cannot install the kernel filter: ");
@@ -366,5 +404,5 @@ int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_err
 			sf_unpages(prog.insns, prog.size);
 		return r;
 	}
-	return sf_trusted_load(&prog, err);
+	return sf_trusted_load(&prog, p, err);
 }
