@@ -294,10 +294,7 @@ static int apply_one(struct scratch *s, const struct applying *a, const struct s
 
 static unsigned ring_setup_nr(void)
 {
-	static const char name[] = "io_uring_setup";
-	const struct sf_syscall *sc = sf_syscall_lookup(name, sizeof name - 1);
-
-	return sc ? (unsigned)sc->nr : SF_NR_COUNT;
+	return sf_uring_setup_nr < SF_NR_COUNT ? sf_uring_setup_nr : SF_NR_COUNT;
 }
 
 static int apply_rule(struct scratch *s, const struct applying *a,
@@ -360,7 +357,7 @@ static int apply_rule(struct scratch *s, const struct applying *a,
  * (sf_policy_uring_warning). */
 static int restricted(const struct scratch *s, unsigned nr)
 {
-	return sf_syscall_by_nr(nr) && (!s->allowed[nr] || s->ret[nr] || fv(s, nr)->n);
+	return sf_syscall_row[nr] != SF_NO_ROW && (!s->allowed[nr] || s->ret[nr] || fv(s, nr)->n);
 }
 
 static int in_group(unsigned g, unsigned nr)
@@ -399,6 +396,11 @@ static int ring_check(struct scratch *s, const struct applying *a)
 
 	if (setup >= SF_NR_COUNT || !s->allowed[setup] || s->ret[setup] || s->uring_named ||
 	    s->uring_waived)
+		return 0;
+	/* nothing restricted (`*: 1`): the operations' table stays untouched */
+	for (nr = 0; nr < SF_NR_COUNT && !restricted(s, nr); nr++)
+		;
+	if (nr == SF_NR_COUNT)
 		return 0;
 	/* the lowest restricted number a ring operation also does: the
 	 * operations' calls are a few dozen, the numbers 512 */

@@ -9,6 +9,7 @@
  * than half of the argument's bits are set, its top bit among them:
  * `prot in ~0x4` rather than `prot in 0xfffffffffffffffb`. */
 #include "internal.h"
+#include "uring.h"
 
 static const char *const op_text[] = {
 	[SF_OP_EQ] = " == ", [SF_OP_NE] = " != ", [SF_OP_LT] = " < ",
@@ -223,8 +224,8 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 	struct sf_out o = { buf, cap, 0 };
 	uint16_t missing[SF_NR_COUNT], special[SF_NR_COUNT];
 	unsigned nr, k, plain = 0, nmissing = 0, nspecial = 0;
-	const struct sf_syscall *ring = sf_syscall_lookup("io_uring_setup", 14);
-	const struct sf_sysrule *rr = ring ? &p->sys[ring->nr] : NULL;
+	const struct sf_sysrule *rr = sf_uring_setup_nr < SF_NR_COUNT ? &p->sys[sf_uring_setup_nr]
+								       : NULL;
 	/* `*: 1` does not name io_uring_setup: a policy that did (or a front
 	 * end's that was let through, apply.c's ring_check) says so again, or
 	 * its restrictions would be refused when parsed */
@@ -249,7 +250,7 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 	print_prologue(&o, p);
 	sf_out_str(&o, "*: 1\n");
 	if (ring_line) {
-		print_head(&o, ring);
+		print_head(&o, sf_syscall_by_nr(sf_uring_setup_nr));
 		sf_out_str(&o, "1\n");
 	}
 	for (k = 0; k < nmissing; k++) {

@@ -24,6 +24,7 @@ struct sf_uring_op {
 
 extern const struct sf_uring_op sf_uring_ops[];
 extern const unsigned sf_uring_op_count;
+extern const unsigned sf_uring_setup_nr; /* io_uring_setup's number */
 
 /* The first operation that does what syscall nr does, or NULL. */
 const struct sf_uring_op *sf_uring_op_for(unsigned nr);

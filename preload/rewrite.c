@@ -108,11 +108,11 @@ void sf_rw_fallback(void);
 
 #define REWRITE_AT 32 /* the default: see trapped_enough */
 
-static int rw_off;   /* SECFILTER_REWRITE=0 */
+static int rw_off SF_HOT;   /* SECFILTER_REWRITE=0 */
 static unsigned rw_at = REWRITE_AT; /* SECFILTER_REWRITE=N */
 static char rw_env[32];             /* what exec passes on, if not the default */
-static int rw_ready; /* settings read: rewriting may start */
-static int rw_full;  /* the site table is full: no more rewriting */
+static int rw_ready SF_HOT; /* settings read: rewriting may start (every start writes it) */
+static int rw_full SF_HOT;  /* the site table is full: no more rewriting */
 /* -1 until the first placement needs it: cpuid traps to the hypervisor
  * in a VM (15 us here), too dear for every start of every process. */
 static int have_cx16 = -1;

@@ -3,7 +3,9 @@
 # file given is syscalls.tbl, read for the names).  Refuses rows out of
 # order or with gaps (the table must list every opcode the kernel has, or
 # an unlisted one would count as harmless), unknown or repeated syscalls,
-# and more of them than a row holds.
+# and more of them than a row holds.  Also the number of io_uring_setup,
+# which every policy's check asks (a lookup by name touched two pages of
+# the syscall table in every filtered start).
 BEGIN {
 	print "/* Generated from syscalls/x86_64/io_uring.tbl by syscalls/gen-uring.awk. Do not edit. */"
 	print "#include \"uring.h\""
@@ -39,7 +41,12 @@ FNR == NR { nr[$2] = $1; next }
 }
 END {
 	if (failed) exit 1
+	if (!("io_uring_setup" in nr)) {
+		print "syscalls.tbl: no io_uring_setup" > "/dev/stderr"
+		exit 1
+	}
 	print "};"
 	print ""
 	printf "const unsigned sf_uring_op_count = %d;\n", n
+	printf "const unsigned sf_uring_setup_nr = %d;\n", nr["io_uring_setup"]
 }
