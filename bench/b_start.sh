@@ -11,7 +11,10 @@
 #     (interposition), with SECFILTER_MODE=trusted (the library in LD_AUDIT,
 #     as the README and secfilter(1) show it, and in LD_AUDIT and LD_PRELOAD,
 #     which adds the wrappers and the API for dlsym) and under `secfilter
-#     run --trusted` (the kernel filter alone), policy '*: 1'.  The four run in
+#     run --trusted` (the kernel filter alone), policy '*: 1'; beside them
+#     the two floors of trusted mode through the library: the kernel filter
+#     (run --trusted) and an audit module that does nothing (empty
+#     LD_AUDIT: what rtld's audit namespace costs every image).  All run in
 #     turn, ROUNDS times; each round gives a ratio to its own unfiltered
 #     run, of the wall time and of the CPU time of the whole process tree
 #     (bench/timed.c), and the table has the median ratios.  On a machine
@@ -31,6 +34,10 @@ cc -O2 -o "$work/icount" "$TOP/bench/icount.c" || exit 1
 cc -O2 -I"$TOP/bench" -o "$work/timed" "$TOP/bench/timed.c" || exit 1
 echo 'void sf_bench_empty(void) {}' >"$work/empty.c"
 cc -shared -fPIC -o "$work/libempty.so" "$work/empty.c" || exit 1
+# The other floor of trusted mode through the library, beside the kernel
+# filter's: an audit module that does nothing
+echo 'unsigned la_version(unsigned v) { return v; }' >"$work/audit.c"
+cc -shared -fPIC -nostdlib -o "$work/libaudit.so" "$work/audit.c" || exit 1
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "-" }'; }
 
@@ -42,7 +49,8 @@ I="LD_PRELOAD=$LIB"
 F="LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY"
 T="LD_AUDIT=$LIB;LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
 A="LD_AUDIT=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
-"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$A" "$T" -- /bin/true >"$work/true.txt" || exit 1
+"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$A" "$T" "LD_AUDIT=$work/libaudit.so" -- /bin/true \
+	>"$work/true.txt" || exit 1
 icount() { # one start's counts: instructions, syscalls, minor faults
 	"$work/icount" -q "$@" /bin/true | awk '{ print $2, $4, $6 }'
 }
@@ -52,7 +60,7 @@ printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "start of /bin/true (median)" "wal
 awk -F'\t' 'NR == 1 { w = $2; c = $3 } { print $2, $2 - w, $3, $3 - c }' "$work/true.txt" >"$work/us.txt"
 n=0
 for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (interposition)" \
-	 "library, '$POLICY', trusted mode" "  the same, LD_PRELOAD too"; do
+	 "library, '$POLICY', trusted mode" "  the same, LD_PRELOAD too" "empty audit module (LD_AUDIT)"; do
 	n=$((n + 1))
 	case $n in
 	1) counts=$(icount "LD_PRELOAD=$work/libempty.so") ;;
@@ -60,6 +68,7 @@ for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (inter
 	3) counts=$(icount "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY") ;;
 	4) counts=$(icount "LD_AUDIT=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
 	5) counts=$(icount "LD_AUDIT=$LIB" "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
+	6) counts=$(icount "LD_AUDIT=$work/libaudit.so") ;;
 	esac
 	read -r us plus cpu cplus < <(sed -n "${n}p" "$work/us.txt")
 	read -r ins sys flt <<<"$counts"
@@ -181,6 +190,7 @@ run() {
 	preload) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" \
 		SECFILTER_MODE=trusted ;;
 	run) "w_$2" "$work/timed" "$work/t" "$SF" run --trusted -e "$POLICY" -- ;;
+	audit) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$work/libaudit.so" ;;
 	esac >/dev/null 2>"$work/err"
 	read -r wall cpu st <"$work/t"
 	if [ "$st" -ne 0 ]; then
@@ -194,15 +204,15 @@ run() {
 echo
 echo "workloads: ratio to the unfiltered run of the same round, median of $ROUNDS rounds;"
 echo "wall time, and in parentheses CPU time (user + system of every process)"
-printf '%-44s %9s %15s %15s %15s %15s\n' "" "plain ms" interpose trusted "+ LD_PRELOAD" \
-	"run --trusted"
+printf '%-44s %9s %15s %15s %15s %15s %15s\n' "" "plain ms" interpose trusted "+ LD_PRELOAD" \
+	"run --trusted" "empty LD_AUDIT"
 for w in loop make conf; do
-	for m in plain interpose trusted preload run; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
+	for m in plain interpose trusted preload run audit; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
 	: >"$work/$w.fail"
 	run plain "$w" >/dev/null # warm the page cache
 	for r in $(seq "$ROUNDS"); do
 		read -r p pc < <(run plain "$w")
-		for m in interpose trusted preload run; do
+		for m in interpose trusted preload run audit; do
 			t=$(run "$m" "$w")
 			case $t in
 			fail*) echo "$m: $t" >>"$work/$w.fail" ;;
@@ -227,9 +237,9 @@ for w in loop make conf; do
 			echo fails
 		fi
 	}
-	printf '%-44s %9.1f %15s %15s %15s %15s\n' "$label" \
+	printf '%-44s %9.1f %15s %15s %15s %15s %15s\n' "$label" \
 		"$(median <"$work/$w.plain" | awk '{ print $1 / 1000 }')" \
-		"$(cell interpose)" "$(cell trusted)" "$(cell preload)" "$(cell run)"
+		"$(cell interpose)" "$(cell trusted)" "$(cell preload)" "$(cell run)" "$(cell audit)"
 	if [ -s "$work/$w.fail" ]; then
 		sort "$work/$w.fail" | uniq -c | sed 's/^/      /' | head -3
 	fi
