@@ -870,6 +870,7 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 		r->allowed = s->allowed[nr];
 		r->ret = s->allowed[nr] ? s->ret[nr] : 0;
 		r->first = p->nfilters;
+		r->nfilters = 0;
 		if (s->filters && s->filters[nr].n)
 			copy_filters(&b, &s->filters[nr], r);
 		if (r->nfilters || r->ret)
