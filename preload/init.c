@@ -446,7 +446,10 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 	sf_trusted_boot_id(text, sf_strlen(text), &prog);
 	if (!env)
 		prog.id = 0;
-	if (inherited && sf_trusted_in_force(&prog)) {
+	/* Nothing to add either where the inherited filter denies the calls
+	 * that add one; its tree then has no mark (trusted.c) to ask. */
+	if (inherited && (sf_trusted_in_force(&prog) || !sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
+			  !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER))) {
 		if (hs)
 			handshake(hs);
 		return;
@@ -457,10 +460,6 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 		handshake(hs);
 	if (!inherited && sf_guard_install() < 0)
 		sf_fatal("secfilter: cannot install the guard filter");
-	if (inherited && (!sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
-			  !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER))) {
-		return;
-	}
 	if (sf_trusted_load(&prog, p, &err) < 0)
 		apply_error(&err);
 	sf_kernel_on = 1;

@@ -16,18 +16,21 @@
 #include "mem.h"
 #include "sf.h"
 
+static long set_filter(const struct sock_fprog *fp, unsigned long flags)
+{
+	long r = sf_sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, (long)flags, (long)fp, 0, 0, 0);
+
+	/* With TSYNC, a positive result is a thread that could not follow. */
+	return r > 0 ? -EBUSY : r;
+}
+
 static long install(const struct sock_filter *prog, unsigned len, unsigned long flags)
 {
 	struct sock_fprog fp = { .len = (unsigned short)len,
 				 .filter = (struct sock_filter *)prog };
-	long r;
+	long r = sf_sys(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
 
-	r = sf_sys(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
-	if (r < 0)
-		return r;
-	r = sf_sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, (long)flags, (long)&fp, 0, 0, 0);
-	/* With TSYNC, a positive result is a thread that could not follow. */
-	return r > 0 ? -EBUSY : r;
+	return r < 0 ? r : set_filter(&fp, flags);
 }
 
 /* ---- the SIGSYS guard ----
@@ -284,12 +287,11 @@ static void install_mark(const struct sf_policy *p, uint64_t id, unsigned long f
 	};
 	struct sock_fprog fp = { .len = sizeof mark / sizeof mark[0],
 				 .filter = (struct sock_filter *)mark };
-
 	uint64_t args[6] = { SECCOMP_SET_MODE_FILTER, flags, (uint64_t)&fp, 0, 0, 0 };
 
 	/* failing, it leaves no mark: the next image compiles and loads */
 	if (sf_decide(p, SYS_seccomp, args) == SF_ALLOW)
-		sf_sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, (long)flags, (long)&fp, 0, 0, 0);
+		set_filter(&fp, flags);
 }
 
 /* The program of the policy an image starts under: compiled once, before
