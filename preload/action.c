@@ -5,18 +5,16 @@
  * the catch-all (dispatch.c) come here with their decision; so does the
  * handler of the kernel filter's traps in trusted mode.
  *
- * Errno returns are counted, per syscall, in a mapping `secfilter show`
- * reads beside the policy's (an anonymous mapping, found through api.c's
+ * Errno returns are counted, per syscall, in a table `secfilter show`
+ * reads beside the policy's (in the library's .bss, found through api.c's
  * `where`: a 32-byte header, then one 64-bit counter per syscall number
- * and one for the numbers outside the table).  Under a kernel filter
- * (trusted mode) it is made when the first policy is published, so that
- * no call of ours comes after the filter; in interposition mode, where
- * the library's own calls are not filtered, at the first errno return:
- * most processes never return one, and a call and a page fault at every
- * start are a cost. */
+ * and one for the numbers outside the table).  It is set up at the first
+ * errno return, in either mode: no call is needed for it (a mapping of
+ * its own cost a call, and under a kernel filter had to be made before
+ * the filter, in every image), and most processes never return one, so
+ * never touch its pages. */
 #include <errno.h>
 #include <linux/audit.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include "bpf.h"
@@ -32,37 +30,28 @@ struct counts {
 };
 
 static struct counts *counts SF_HOT;
+static struct counts the_counts;
 
-void sf_counts_init(void)
+static void counts_init(void)
 {
-	size_t size = (sizeof(struct counts) + 4095) & ~(size_t)4095;
-	struct counts *c;
-
 	if (__atomic_load_n(&counts, __ATOMIC_ACQUIRE))
 		return;
-	/* under a kernel filter that denies it, no counts rather than a kill */
-	if (!sf_may(SYS_mmap, 0))
-		return;
-	c = sf_pages(size);
-	if (!c)
-		return; /* no counts to show: nothing else depends on them */
-	sf_memcpy(c->magic, "secfilter-count", 16);
-	c->version = 1;
-	c->n = SF_NR_COUNT + 1;
-	/* Two threads' first errnos may race: one mapping stays. */
-	if (!__atomic_compare_exchange_n(&counts, &(struct counts *){ NULL }, c, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		sf_unpages(c, size);
-	else
-		sf_where_counts(c);
+	/* Two threads' (or a thread's and its signal handler's) first errnos
+	 * may both get here: they write the same header, and one publishes. */
+	sf_memcpy(the_counts.magic, "secfilter-count", 16);
+	the_counts.version = 1;
+	the_counts.n = SF_NR_COUNT + 1;
+	if (__atomic_compare_exchange_n(&counts, &(struct counts *){ NULL }, &the_counts, 0,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		sf_where_counts(&the_counts);
 }
 
 static void count_errno(long nr)
 {
 	struct counts *c = __atomic_load_n(&counts, __ATOMIC_ACQUIRE);
 
-	if (!c && sf_cfg.mode != SF_MODE_TRUSTED) {
-		sf_counts_init();
+	if (!c) {
+		counts_init();
 		c = __atomic_load_n(&counts, __ATOMIC_ACQUIRE);
 	}
 	if (c)

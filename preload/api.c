@@ -33,10 +33,10 @@ struct state_head {
 	uint64_t generation;
 };
 
-static void *state_map;
-static size_t state_size;
-static uint64_t generation;
-static int state_lock;
+static void *state_map SF_HOT;
+static size_t state_size SF_HOT;
+static uint64_t generation SF_HOT;
+static int state_lock SF_HOT;
 
 /* Threads that armed themselves on request, by tid (written by the
  * SIGSYS handler: an atomic slot, no lock).  Arming rounds are serialized
@@ -75,10 +75,12 @@ static char *env_text(const char *text, size_t len)
 /* Where `secfilter show` finds what this image publishes (tools/cmd_show.c
  * reads it through /proc/PID/mem): in the library's writable data, which
  * show finds among the process's file-backed writable mappings by the
- * magic.  The state and the counts themselves are anonymous mappings
- * (their contents begin with magics of their own): a memfd named for
- * /proc/PID/maps cost 4 calls and a shared-memory page each, about 15 us
- * of a trusted image's start (measured 2026-12-04).  Addresses 0 while
+ * magic.  The state and the counts themselves begin with magics of their
+ * own; the counts and an image's first state are in our .bss, a later
+ * state in an anonymous mapping: a memfd named for /proc/PID/maps cost 4
+ * calls and a shared-memory page each, about 15 us of a trusted image's
+ * start (measured 2026-12-04), an anonymous mapping one call and a
+ * mapping more to copy at every fork.  Addresses 0 while
  * nothing is published.  The size is stored before the address: a reader
  * that meets a new address with the old size either finds the header
  * does not fit and reads again, or reads the new text, whose length its
@@ -99,6 +101,28 @@ void sf_where_counts(const void *c)
 	__atomic_store_n(&where.counts, (uint64_t)(uintptr_t)c, __ATOMIC_RELEASE);
 }
 
+/* An image's first state, when it is small (`*: 1` and what it removes,
+ * most learned policies): from the library's allocator, on pages the start
+ * has touched already, which costs no call, no page fault and no mapping
+ * of its own.  Never given back: a later state must not be written where a
+ * reader may still be reading this one. */
+#define FIRST_STATE_MAX 2048
+static void *first_state SF_HOT;
+
+static struct state_head *first_state_block(size_t n)
+{
+	void *h, *none = NULL;
+
+	if (n > FIRST_STATE_MAX || __atomic_load_n(&first_state, __ATOMIC_ACQUIRE) ||
+	    !(h = sf_mem_alloc(n)))
+		return NULL;
+	if (__atomic_compare_exchange_n(&first_state, &none, h, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return h;
+	sf_mem_free(h, n); /* another thread's was first */
+	return NULL;
+}
+
 /* NULL with *size 0 when the kernel filter in force would deny the call
  * it takes: then `secfilter show` has nothing to read, and nothing is
  * killed. */
@@ -107,17 +131,27 @@ static void *new_state_mapping(const char *text, size_t len, size_t *size)
 	struct state_head *h;
 
 	*size = 0;
-	if (!sf_may(SYS_mmap, 0))
-		return NULL;
-	*size = (sizeof *h + len + 4095) & ~(size_t)4095;
-	h = sf_pages(*size);
-	if (!h)
-		return NULL;
+	if ((h = first_state_block(sizeof *h + len)) != NULL) {
+		*size = sizeof *h + len;
+	} else {
+		if (!sf_may(SYS_mmap, 0))
+			return NULL;
+		*size = (sizeof *h + len + 4095) & ~(size_t)4095;
+		h = sf_pages(*size);
+		if (!h)
+			return NULL;
+	}
 	sf_memcpy(h->magic, "secfilter-state", 16);
 	h->version = 2; /* the short form: show prints it canonically */
 	h->length = (uint32_t)len;
 	sf_memcpy(h + 1, text, len);
 	return h;
+}
+
+static void drop_state(void *m, size_t size)
+{
+	if (m != first_state)
+		sf_unpages(m, size);
 }
 
 /* `secfilter show PID` reads this mapping through /proc/PID/mem, from
@@ -158,10 +192,6 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 	size_t len = sf_policy_print_short(p, small, sizeof small);
 	char *text = len < sizeof small ? small : sf_mem_alloc(len + 1);
 
-	/* once, under a kernel filter: the errno returns show counts beside
-	 * the policy (action.c) */
-	if (sf_cfg.mode == SF_MODE_TRUSTED)
-		sf_counts_init();
 	pub->env = NULL;
 	pub->m = NULL;
 	pub->size = 0;
@@ -175,7 +205,7 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 	}
 	if ((!pub->m && pub->size) || !pub->env) {
 		if (pub->m)
-			sf_unpages(pub->m, pub->size);
+			drop_state(pub->m, pub->size);
 		return -ENOMEM;
 	}
 	return 0;
@@ -184,7 +214,7 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 static void unprepare(const struct publication *pub)
 {
 	if (pub->m && sf_may(SYS_munmap, 0))
-		sf_unpages(pub->m, pub->size);
+		drop_state(pub->m, pub->size);
 }
 
 /* After sf_cur became p: the hot path, exec's environment and the state
@@ -208,7 +238,7 @@ static void commit(const struct sf_policy *p, const struct publication *pub)
 	}
 	__atomic_store_n(&state_lock, 0, __ATOMIC_RELEASE);
 	if (old && old_size && sf_may(SYS_munmap, 0))
-		sf_unpages(old, old_size);
+		drop_state(old, old_size);
 }
 
 int sf_publish(const struct sf_policy *p)
@@ -464,7 +494,7 @@ static int start_enforcing(const struct sf_policy *p, const char **msg)
 		return -EINVAL;
 	*msg = "secfilter_apply: cannot arm Syscall User Dispatch in every thread";
 	sf_cfg.active = 1;
-	if (sf_install_sigsys() < 0)
+	if (sf_install_sigsys(NULL) < 0)
 		return -ENOSYS;
 	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending) {
 		/* the policy's filter follows, on every thread */

@@ -21,14 +21,14 @@
 
 const struct sf_policy *sf_cur SF_HOT;
 const struct sf_policy *sf_enforce SF_HOT;
-const struct sf_policy *sf_kpol;
+const struct sf_policy *sf_kpol SF_HOT;
 
 /* The program's own SIGSYS disposition: it may set one, but the kernel's
  * stays ours.  Written by rt_sigaction(SIGSYS) from any thread; a torn
  * read here is no worse than the race the program has with itself. */
 static struct sf_ksigaction shadow_sigsys SF_HOT;
 
-int sf_armed;
+int sf_armed SF_HOT;
 
 int sf_arm(void)
 {
@@ -170,10 +170,10 @@ void sf_sigsys_to_program(siginfo_t *si, ucontext_t *uc, int forced)
  * SA_ONSTACK: on the thread's alternate stack when it has one.  Go gives
  * every thread one and runs goroutines on stacks of 2 KiB that a signal
  * frame of the trap (2.5 KiB with AVX-512 state) would overrun. */
-int sf_install_sigsys(void)
+int sf_install_sigsys(const struct sf_ksigaction *known)
 {
 	struct sf_ksigaction a = { 0 }, old;
-	long r;
+	long r = 0;
 
 	a.handler = (void *)sf_sigsys;
 	a.flags = SA_SIGINFO | SA_RESTORER | SA_RESTART | SA_ONSTACK;
@@ -181,7 +181,10 @@ int sf_install_sigsys(void)
 		a.flags |= SA_NODEFER;
 	a.restorer = sf_restorer_plain;
 	/* What the program had (SIG_IGN survives an exec) becomes its shadow. */
-	r = sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&old, 8, 0, 0);
+	if (known)
+		old = *known;
+	else
+		r = sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&old, 8, 0, 0);
 	if (r == 0)
 		r = sf_cfg.mode == SF_MODE_TRUSTED
 			    ? sf_guard_handler(&a)

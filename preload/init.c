@@ -337,15 +337,14 @@ __attribute__((noinline)) static const char *from_cwd(const char *name)
 /* audit: LD_AUDIT's value when this is the audit copy, else NULL. */
 static void resolve_lib_path(const char *audit)
 {
-	struct sf_obj self;
 	const char *name = NULL;
 
 	/* The copy rtld loads for LD_AUDIT is not on the program's list: the
 	 * kernel names its file (before the filter), absolute. */
 	if (audit && !(name = audit_self(audit)))
 		name = audit_from_maps();
-	else if (!audit && sf_obj_at((uintptr_t)resolve_lib_path, &self) == 0 && !self.main)
-		name = self.name;
+	else if (!audit)
+		name = sf_obj_self();
 	if (!name || !name[0])
 		sf_fatal("secfilter: cannot find the library's own path");
 	sf_cfg.lib_path = name[0] == '/' ? dup_str(name, "", "") : from_cwd(name);
@@ -532,9 +531,7 @@ static int objs_ok SF_HOT;
 
 static int in_base_namespace(void)
 {
-	struct sf_obj self;
-
-	return !objs_ok || sf_obj_at((uintptr_t)in_base_namespace, &self) == 0;
+	return !objs_ok || sf_obj_self() != NULL;
 }
 
 /* audit: LD_AUDIT is set, yet no copy of this build took over from it (it
@@ -617,7 +614,9 @@ int sf_boot_trusted(void)
 	 * the handler goes in before anything the policy could deny. */
 	if (sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&old, 8, 0, 0) == 0)
 		inherited = sf_guard_inherited(&old);
-	if (sf_install_sigsys() < 0)
+	else
+		sf_fatal("secfilter: cannot read SIGSYS's action");
+	if (sf_install_sigsys(&old) < 0)
 		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard page "
 			 "at 0x5ec0f17e0000");
 	sf_cur = p;
@@ -658,7 +657,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending)
 		need_audit(e.audit != NULL);
 	sf_cfg.active = 1;
-	if (sf_install_sigsys() < 0)
+	if (sf_install_sigsys(NULL) < 0)
 		sf_fatal("secfilter: cannot install the SIGSYS handler");
 	sf_cur = p;
 	if (sf_publish(p) < 0)

@@ -20,6 +20,8 @@
 
 #include "sf.h"
 
+extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));
+
 static uintptr_t at_base SF_HOT, at_phdr SF_HOT, at_phnum SF_HOT;
 static const char *argv0 SF_HOT;
 static struct r_debug *rdebug SF_HOT;
@@ -36,72 +38,9 @@ static uintptr_t dyn_addr(uintptr_t bias, uintptr_t v)
 	return v < bias ? v + bias : v;
 }
 
-static int read_ok(const void *p, size_t n)
-{
-	return sf_user_readable(p, n) == 0;
-}
-
-/* The object's program headers: the main program's from the auxv, any
- * other's from the ELF header at the start of its first mapping. */
-static int fill(struct link_map *l, struct sf_obj *o)
-{
-	const Elf64_Phdr *ph;
-	Elf64_Ehdr eh;
-	uintptr_t lo = UINTPTR_MAX;
-	unsigned i;
-
-	sf_memset(o, 0, sizeof *o);
-	o->bias = l->l_addr;
-	o->dyn = (const Elf64_Dyn *)l->l_ld;
-	o->name = l->l_name;
-	if (!l->l_name || l->l_name[0] == '\0') {
-		if (!at_phdr)
-			return -1;
-		o->phdr = (const Elf64_Phdr *)at_phdr;
-		o->phnum = (unsigned)at_phnum;
-		o->name = argv0 ? argv0 : "";
-		o->main = 1;
-	} else {
-		if (sf_user_read(&eh, (const void *)l->l_addr, sizeof eh) < 0 ||
-		    eh.e_ident[EI_MAG0] != ELFMAG0 || eh.e_ident[EI_MAG1] != ELFMAG1 ||
-		    eh.e_ident[EI_MAG2] != ELFMAG2 || eh.e_ident[EI_MAG3] != ELFMAG3 ||
-		    eh.e_phentsize != sizeof(Elf64_Phdr))
-			return -1;
-		o->phdr = (const Elf64_Phdr *)(l->l_addr + eh.e_phoff);
-		o->phnum = eh.e_phnum;
-	}
-	if (!read_ok(o->phdr, o->phnum * sizeof *o->phdr))
-		return -1;
-	for (i = 0, ph = o->phdr; i < o->phnum; i++, ph++)
-		if (ph->p_type == PT_LOAD && ph->p_vaddr < lo)
-			lo = ph->p_vaddr;
-	if (lo == UINTPTR_MAX)
-		return -1;
-	o->base = o->bias + (lo & ~(uintptr_t)4095);
-	return 0;
-}
-
 static struct link_map *first(void)
 {
 	return rdebug ? rdebug->r_map : NULL;
-}
-
-int sf_obj_at(uintptr_t addr, struct sf_obj *o)
-{
-	struct link_map *l;
-	unsigned i;
-
-	for (l = first(); l; l = l->l_next) {
-		if (fill(l, o) < 0)
-			continue;
-		for (i = 0; i < o->phnum; i++) {
-			const Elf64_Phdr *ph = &o->phdr[i];
-			uintptr_t start = o->bias + ph->p_vaddr;
-			if (ph->p_type == PT_LOAD && addr >= start && addr - start < ph->p_memsz)
-				return 0;
-		}
-	}
-	return -1;
 }
 
 /* The dynamic tables of an object. */
@@ -230,6 +169,21 @@ int sf_obj_soname(const char *soname, struct sf_obj *o)
 			return 0;
 	}
 	return -1;
+}
+
+/* This copy of the library's name on the program's list: the entry whose
+ * load address is our ELF header's (linked from 0, the library's bias is
+ * that address), found without reading any object's headers -- each
+ * probe of them is a syscall at every start.  NULL when this copy is not
+ * on the list (the one rtld loads for LD_AUDIT). */
+const char *sf_obj_self(void)
+{
+	struct link_map *l;
+
+	for (l = first(); l; l = l->l_next)
+		if (l->l_addr == (uintptr_t)&__ehdr_start)
+			return l->l_name;
+	return NULL;
 }
 
 /* The loader's entry: at AT_BASE, or where _r_debug says it is when the

@@ -253,9 +253,10 @@ void sf_sigsys_to_program(siginfo_t *si, ucontext_t *uc, int forced);
 unsigned sf_call_action(const struct sf_policy *p, const struct sf_call *c, int d);
 int sf_act(const struct sf_policy *p, struct sf_call *c, int d, long *res);
 void sf_kernel_trap(siginfo_t *si, ucontext_t *uc); /* trusted: not our kill */
-void sf_counts_init(void);
 void sf_where_counts(const void *c); /* api.c: where show finds them */
-int sf_install_sigsys(void);
+struct sf_ksigaction;
+/* known: SIGSYS's action now, when the caller has just read it (else NULL) */
+int sf_install_sigsys(const struct sf_ksigaction *known);
 long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact);
 long sf_shadow_rt_sigaction(const void *act, void *oact); /* special.c: 0 or -errno */
 
@@ -325,16 +326,14 @@ void sf_tell_supervisor(const struct sf_call *c, const char *report, size_t n);
 
 /* objs.c: the loaded objects, from the loader's own list (see there). */
 struct sf_obj {
-	const char *name;       /* the loader's name; argv[0] for the main program */
+	const char *name;       /* the loader's name */
 	uintptr_t bias;         /* load bias */
-	uintptr_t base;         /* where its first mapping starts (dladdr's dli_fbase) */
 	const Elf64_Phdr *phdr;
 	unsigned phnum;
 	const Elf64_Dyn *dyn;
-	int main;               /* the main program */
 };
 int sf_objs_init(int argc, char **argv);  /* the constructor's arguments; 0 or -1 */
-int sf_obj_at(uintptr_t addr, struct sf_obj *o); /* 0, or -1: in no object */
+const char *sf_obj_self(void); /* our file's name on the program's list */
 int sf_obj_soname(const char *soname, struct sf_obj *o);
 void *sf_obj_sym(const struct sf_obj *o, const char *name);
 /* For the reporter's unwinder, which reads the list with checked reads:
@@ -406,7 +405,6 @@ int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_e
 int sf_trusted_in_force(const struct sf_prog *prog);
 int sf_our_name(const char *path); /* audit.c */
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err);
-struct sf_ksigaction;
 long sf_guard_handler(const struct sf_ksigaction *act);
 long sf_guard_default(void);
 int sf_guard_inherited(const struct sf_ksigaction *old);

@@ -64,7 +64,7 @@ static const unsigned char stub_code[] = {
 };
 #define LEA_END 12 /* the lea's displacement counts from here */
 
-static int guard_mapped;
+static int guard_mapped SF_HOT;
 
 static void guard_stub(unsigned char *page, unsigned at, unsigned act)
 {
@@ -112,18 +112,20 @@ long sf_guard_default(void)
 
 /* Whether an earlier image's guard is in force here (an image exec'd in
  * trusted mode): it answers a raw rt_sigaction(SIGSYS) from outside the
- * page and changes nothing.  In a first image the probe takes effect and
- * is undone (old: the disposition before it). */
+ * page "done" and changes nothing, not even the old action it was asked
+ * for, which keeps the value put there before the call (the guard page's
+ * address: after an exec SIGSYS is SIG_DFL or SIG_IGN).  In a first image
+ * the probe takes effect and is undone (old: the disposition before it):
+ * one call in an image of a trusted tree, two in a first. */
 int sf_guard_inherited(const struct sf_ksigaction *old)
 {
 	static const struct sf_ksigaction probe = { (void *)SIG_IGN, SA_RESTORER,
 						    (void *)GUARD_PAGE, 0 };
-	struct sf_ksigaction now;
+	struct sf_ksigaction was = { (void *)GUARD_PAGE, 0, 0, 0 };
 
-	sf_sys(SYS_rt_sigaction, SIGSYS, (long)&probe, 0, 8, 0, 0);
-	if (sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&now, 8, 0, 0) < 0)
+	if (sf_sys(SYS_rt_sigaction, SIGSYS, (long)&probe, (long)&was, 8, 0, 0) < 0)
 		return 0;
-	if (now.handler != probe.handler || now.restorer != probe.restorer)
+	if (was.handler == (void *)GUARD_PAGE)
 		return 1;
 	sf_sys(SYS_rt_sigaction, SIGSYS, (long)old, 0, 8, 0, 0);
 	return 0;

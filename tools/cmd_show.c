@@ -2,13 +2,13 @@
  * form, as the library publishes it, and after it, as comments, how many
  * calls the policy answered with an errno.
  *
- * The library keeps the policy's text in an anonymous mapping: a 32-byte
+ * The library keeps the policy's text in its memory (its .bss, or an
+ * anonymous mapping for a later or a longer one): a 32-byte
  * header (magic "secfilter-state", version, length, generation) and the
  * text: canonical in version 1, the policy's short form in version 2 (what
  * the library also hands exec'd images), which is parsed and printed
  * canonically here.  A new policy is a new mapping with a higher
- * generation.  The counts are in one more anonymous mapping
- * (preload/action.c): a 32-byte header (magic "secfilter-count", version
+ * generation.  The counts are in the library's .bss (preload/action.c): a 32-byte header (magic "secfilter-count", version
  * 1, the number of counters) and a 64-bit counter per syscall number, then
  * one for the numbers outside the table.  Where both are, the library
  * says in a record of its writable data (preload/api.c: magic

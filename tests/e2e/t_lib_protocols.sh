@@ -27,7 +27,8 @@ expect_grep '^ok [1-9][0-9]*$' hs3.txt
 # State mapping: read through /proc/PID/mem, as `secfilter show` does.
 # Version 2: the policy's short form (what exec'd images get), which show
 # prints canonically (t_cli_show).
-env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; sethostname: 0' "$PROBE" sleep 1500 apply 'getppid: 0' sleep 4000 >/dev/null 2>&1 &
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; sethostname: 0' "$PROBE" sleep 1500 apply 'getppid: 0' \
+	sleep 1500 apply 'getpgrp: 0' sleep 4000 >/dev/null 2>&1 &
 pid=$!
 /usr/bin/python3 - "$pid" <<'PY' || fail "state mapping"
 import re, struct, sys, time
@@ -63,7 +64,7 @@ def state():
             return magic, version, gen, text, st
     raise SystemExit("no secfilter-state mapping")
 
-deadline = time.time() + 5
+deadline = time.time() + 8
 while True:
     try:
         magic, version, gen1, text1, at1 = state()
@@ -75,29 +76,42 @@ while True:
 assert magic == b"secfilter-state\0", magic
 assert version == 2, version
 assert text1 == "*: 1\nsys_sethostname: 0\n", text1
-while True:
-    _, _, gen2, text2, at2 = state()
-    if gen2 != gen1 or time.time() > deadline:
-        break
-    time.sleep(0.05)
+def next_state(gen):
+    while True:
+        st = state()
+        if st[2] != gen or time.time() > deadline:
+            return st
+        time.sleep(0.05)
+_, _, gen2, text2, at2 = next_state(gen1)
 assert gen2 == gen1 + 1, (gen1, gen2)
 assert text2 == "*: 1\nsys_getppid: 0\nsys_sethostname: 0\n", text2
-# the old state is unmapped (the new one was mapped before it went, and
-# is published a moment before the old one goes: poll)
 assert at2 != at1
+_, _, gen3, text3, at3 = next_state(gen2)
+assert gen3 == gen2 + 1, (gen2, gen3)
+assert text3 == "*: 1\nsys_getppid: 0\nsys_getpgrp: 0\nsys_sethostname: 0\n", text3
+assert at3 != at2
+# A later state is a mapping of its own, unmapped when the next is
+# published (the new one goes in first, the old one a moment later:
+# poll).  The first is in the library's own memory, never given back and
+# never written again: no reader of it can meet another state's bytes.
 def mapped(at):
     for line in open(f"/proc/{pid}/maps"):
         lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
         if lo <= at < hi:
             return line
     return None
-while mapped(at1) and time.time() < deadline:
+while mapped(at2) and time.time() < deadline:
     time.sleep(0.05)
-assert not mapped(at1), "the old mapping was not unmapped: " + mapped(at1)
+assert not mapped(at2), "the second state was not unmapped: " + mapped(at2)
+with open(f"/proc/{pid}/mem", "rb") as mem:
+    mem.seek(at1)
+    magic, version, length, gen = struct.unpack("<16sIIQ", mem.read(32))
+    assert (magic, gen, mem.read(length).decode()) == (b"secfilter-state\0", gen1, text1), \
+        "the first state was overwritten"
 import os
 for fd in os.listdir(f"/proc/{pid}/fd"):
     assert "secfilter" not in os.readlink(f"/proc/{pid}/fd/{fd}"), "a descriptor of ours is open"
-print(f"ok state: generation {gen1} -> {gen2}, {len(text2)} bytes of text")
+print(f"ok state: generation {gen1} -> {gen3}, {len(text3)} bytes of text")
 PY
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
