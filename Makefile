@@ -139,7 +139,20 @@ $(B)/pic/%.S.o: %.S
 # other.  LIBC_PATH: the real libc, which a test copies.
 LIBC_PATH ?= $(shell readlink -f "$$($(CC) -print-file-name=libc.so.6)")
 
-$(LIB_SO): $(PRELOAD_PIC) $(FILTER_PIC)
+# What every start, fork and trap runs is linked first, together: the
+# kernel maps a file's pages around a fault 64 KiB at a time, so code
+# spread over the whole text took a page fault per window in every
+# process (a start of /bin/true: sf_init, the parser, apply and util.c,
+# each in a window of its own).
+HOT_SRC := preload/init.c preload/audit.c preload/objs.c preload/mem.c preload/libc.c \
+	preload/fmt.c preload/api.c preload/dispatch.c preload/trusted.c preload/action.c \
+	preload/clone.c preload/special.c preload/user.c preload/rewrite.c filter/parse.c \
+	filter/build.c filter/apply.c filter/util.c filter/systab.c filter/uring.c \
+	filter/print.c preload/wrap.c preload/exec.c $(B)/gen/uring_data.c
+LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
+	$(filter-out $(call objs,pic,$(HOT_SRC)),$(PRELOAD_PIC) $(FILTER_PIC))
+
+$(LIB_SO): $(LIB_PIC)
 	$(CC) -shared -nostdlib -Wl,-soname,$(SONAME) -o $@.tmp $^ -lgcc -Wl,-z,now \
 		-Wl,-z,noexecstack -Wl,--build-id=sha1 $(LDFLAGS)
 	@! readelf -d $@.tmp | grep -q NEEDED || { echo "$@: needs a library" >&2; exit 1; }

@@ -14,10 +14,13 @@
 #include <stdint.h>
 
 #define SF_URING_MAX_CALLS 8
+/* the longest name and its NUL: in the row, so that the table holds no
+ * pointer for the loader to relocate (a page copied in every process) */
+#define SF_URING_NAME_MAX 24
 
 struct sf_uring_op {
 	uint8_t op;         /* IORING_OP_<name> */
-	const char *name;   /* "OPENAT" */
+	char name[SF_URING_NAME_MAX]; /* "OPENAT" */
 	uint8_t ncalls;
 	uint16_t calls[SF_URING_MAX_CALLS]; /* syscall numbers doing the same */
 };

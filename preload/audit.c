@@ -27,7 +27,7 @@
 #include "sf.h"
 
 const struct sf_authority *sf_authority SF_HOT;
-static int is_authority;
+static int is_authority SF_HOT;
 
 extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
 

@@ -39,8 +39,8 @@ struct table {
 	struct entry e[LOG_ENTRIES];
 };
 
-static struct table *table;
-int sf_logsum_active;
+static struct table *table SF_HOT;
+int sf_logsum_active SF_HOT;
 
 static long self_pid(void)
 {

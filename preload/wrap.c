@@ -239,7 +239,7 @@ struct sf_vfork_plan {
 	uint64_t word, how;
 };
 
-int sf_in_vfork;
+int sf_in_vfork SF_HOT;
 
 struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip) __attribute__((used));
 struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip)

@@ -23,6 +23,7 @@ FNR == NR { nr[$2] = $1; next }
 {
 	if ($1 !~ /^[0-9]+$/ || $1 + 0 != next_op) fail("expected opcode " next_op ", got '" $1 "'")
 	if ($2 !~ /^[A-Z][A-Z0-9_]*$/) fail("bad name '" $2 "'")
+	if (length($2) >= 24) fail("name longer than 23 characters (SF_URING_NAME_MAX)")
 	if (NF < 3) fail("expected: number name syscall... (or -)")
 	list = ""; k = 0
 	split("", seen)
