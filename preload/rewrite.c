@@ -86,6 +86,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sched.h>
 
 #include "rewrite.h"
 #include "sf.h"
@@ -1611,13 +1612,22 @@ static int rewrite(uintptr_t rip)
 
 /* ---- the hooks ---- */
 
-/* Calls whose handling needs the trap's frame: their sites stay trapped. */
-static int trap_only(long nr)
+/* Calls whose handling needs the trap's frame: at a rewritten site they
+ * go back to the trap.  A clone that gives the child a new stack starts
+ * the child from a copy of the frame (clone.c); clone3's request is in
+ * memory, and glibc makes it only with one.  A fork-like clone (the
+ * child keeps a copy of our stack) is made from wherever the call is, as
+ * vfork's wrapper makes it, and its child returns the way the parent
+ * does: trapped, it cost a signal frame 2.5 KiB below the stack's pages in
+ * use, so two more pages copied on write in the parent and in the child
+ * at every fork of a shell. */
+static int needs_trap(const struct sf_call *c)
 {
-	switch (nr) {
-	case SYS_rt_sigreturn: case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
-	case SYS_execve: case SYS_execveat:
+	switch (c->nr) {
+	case SYS_rt_sigreturn: case SYS_execve: case SYS_execveat: case SYS_clone3:
 		return 1;
+	case SYS_clone:
+		return c->a[1] != 0 || (c->a[0] & (CLONE_VM | CLONE_VFORK)) == CLONE_VM;
 	default:
 		return 0;
 	}
@@ -1640,7 +1650,7 @@ void sf_rw_trapped(const struct sf_call *c)
 	 * spent in the library.  set_robust_list comes once per task (glibc's
 	 * fork child, a new thread): counting it copied a page of seen[] in
 	 * every forked child, which no rewrite would repay. */
-	if (rip != c->ip || trap_only(c->nr) || c->nr == SYS_exit_group ||
+	if (rip != c->ip || needs_trap(c) || c->nr == SYS_exit_group ||
 	    c->nr == SYS_set_robust_list ||
 	    sf_decision(sf_enforcing(), c) != SF_ALLOW || !trapped_enough(rip) ||
 	    site_known(rip)) /* after the count: a short process never reads it */
@@ -1694,8 +1704,15 @@ _Static_assert(offsetof(struct sf_call, a) == 8 && offsetof(struct sf_call, ip) 
 uintptr_t sf_rw_decide(struct sf_call *c) __attribute__((used));
 uintptr_t sf_rw_decide(struct sf_call *c)
 {
-	if (trap_only(c->nr) || sf_decision(sf_enforcing(), c) != SF_ALLOW)
+	if (needs_trap(c) || sf_decision(sf_enforcing(), c) != SF_ALLOW)
 		return (uintptr_t)sf_rw_fallback;
+	if (c->nr == SYS_clone || c->nr == SYS_fork || c->nr == SYS_vfork) {
+		/* fork-like (needs_trap): reads nothing of the program's, so
+		 * no range to note below -- a write to this thread's TLS page,
+		 * which after every fork is copied on write */
+		c->nr = sf_issue(c);
+		return (uintptr_t)sf_rw_done;
+	}
 	if (sf_is_special(c->nr)) {
 		/* rwentry.S pushed this struct and, above it, three words at
 		 * its frame pointer: every page from one to the other has

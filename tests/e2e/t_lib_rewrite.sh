@@ -120,6 +120,27 @@ expect_grep '^fork: child killed by signal 9$' out
 expect_denied err getpid
 echo "ok a forked child at a rewritten site decides by the policy"
 
+# libc's fork: its clone site is rewritten (at the first trap here), and a
+# fork through it arms the child as the trap did: 20 children, every one
+# filtered (a denied call kills it), and the parent's clone traps once.
+filtered '*: 1' "$P" forks 20 39 >out 2>err || fail "forks allowed: status $?"
+expect_grep '^forks: 20 exited 3, 0 killed$' out
+filtered '*: 1; getpid: 0' "$P" forks 20 39 >out 2>err || fail "forks denied: status $?"
+expect_grep '^forks: 0 exited 3, 20 killed$' out
+[ "$(grep -cE 'system call 39 \(sys_getpid\) blocked' err)" -eq 20 ] || { cat err >&2; fail "forks denied: not 20 reports"; }
+if command -v strace >/dev/null; then
+	for rw in 1 0; do
+		env SECFILTER_REWRITE=$rw LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' \
+			strace -qq -e trace=none -e signal=SIGSYS -o trace.$rw "$P" forks 20 39 >out 2>err ||
+			fail "forks under strace, rewrite $rw: status $?"
+		expect_grep '^forks: 20 exited 3, 0 killed$' out
+	done
+	n1=$(grep -c 'si_syscall=__NR_clone,' trace.1) n0=$(grep -c 'si_syscall=__NR_clone,' trace.0)
+	[ "$n1" -eq 1 ] && [ "$n0" -eq 20 ] ||
+		fail "clone traps: $n1 rewritten at the first (expected 1), $n0 never (expected 20)"
+fi
+echo "ok fork's clone site rewritten, every child armed"
+
 # The policy narrowed through the API after the rewrite.
 filtered '*: 1' "$P" narrow 'getppid: 0' >out 2>err
 expect_sigkill $?

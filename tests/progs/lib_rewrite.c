@@ -24,6 +24,9 @@
  *   thread NR      getppid through site_a, then a thread calls NR there
  *   fork NR        getppid through site_a, then a child calls NR there;
  *                  prints how the child ended
+ *   forks N NR     N children through libc's fork(), its clone site
+ *                  rewritten after the first: each calls NR through
+ *                  site_a and exits 3; "forks: E exited 3, K killed"
  *   narrow POLICY  getppid through site_a, secfilter_apply(POLICY), getppid
  *                  again
  *   repeat NR N    gettid through site_a, then NR N times ("ret R" each,
@@ -446,6 +449,21 @@ int main(int argc, char **argv)
 			printf("fork: child killed by signal %d\n", WTERMSIG(st));
 		else
 			printf("fork: child exited %d\n", WEXITSTATUS(st));
+	} else if (!strcmp(mode, "forks") && argc > 3) {
+		long i, n = atol(argv[2]), nr = atol(argv[3]), three = 0, killed = 0;
+		fflush(stdout);
+		for (i = 0; i < n; i++) {
+			pid_t p = fork();
+			if (p == 0) {
+				site_a(nr, 0, 0, 0);
+				_exit(3);
+			}
+			if (p < 0 || waitpid(p, &st, 0) != p)
+				break;
+			three += WIFEXITED(st) && WEXITSTATUS(st) == 3;
+			killed += WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+		}
+		printf("forks: %ld exited 3, %ld killed\n", three, killed);
 	} else if (!strcmp(mode, "narrow") && argc > 2) {
 		int (*apply)(const char *) =
 			(int (*)(const char *))dlsym(RTLD_DEFAULT, "secfilter_apply");
