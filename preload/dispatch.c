@@ -180,15 +180,18 @@ int sf_install_sigsys(const struct sf_ksigaction *known)
 	if (sf_cfg.mode != SF_MODE_TRUSTED)
 		a.flags |= SA_NODEFER;
 	a.restorer = sf_restorer_plain;
-	/* What the program had (SIG_IGN survives an exec) becomes its shadow. */
+	/* What the program had (SIG_IGN survives an exec) becomes its shadow:
+	 * known, or read by the call that installs ours -- except through the
+	 * guard page (trusted mode), whose stub only installs. */
 	if (known)
 		old = *known;
-	else
+	else if (sf_cfg.mode == SF_MODE_TRUSTED)
 		r = sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&old, 8, 0, 0);
 	if (r == 0)
 		r = sf_cfg.mode == SF_MODE_TRUSTED
 			    ? sf_guard_handler(&a)
-			    : sf_sys(SYS_rt_sigaction, SIGSYS, (long)&a, 0, 8, 0, 0);
+			    : sf_sys(SYS_rt_sigaction, SIGSYS, (long)&a, known ? 0 : (long)&old, 8,
+				     0, 0);
 	if (r < 0)
 		return (int)r;
 	shadow_sigsys = old;
