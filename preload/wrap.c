@@ -427,6 +427,35 @@ SF_WRAPPER int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 	return sf_is_err(r) ? (int)-r : 0;
 }
 
+/* BSD's int masks of the first 32 signals, as glibc makes them (dash
+ * clears its mask with sigsetmask(0) in every child it forks: trapped
+ * inside libc, a signal frame and a trap per command of a script). */
+static inline __attribute__((always_inline)) int old_mask_call(int how, int mask, uintptr_t ip)
+{
+	sigset_t set, old;
+	long r;
+
+	sf_memset(&set, 0, sizeof set);
+	set.__val[0] = (unsigned int)mask;
+	r = mask_call(how, &set, &old, ip);
+	return sf_is_err(r) ? (int)sf_ret(r) : (int)(unsigned int)old.__val[0];
+}
+
+SF_WRAPPER int sigsetmask(int mask)
+{
+	return old_mask_call(SIG_SETMASK, mask, SF_CALLER);
+}
+
+SF_WRAPPER int sigblock(int mask)
+{
+	return old_mask_call(SIG_BLOCK, mask, SF_CALLER);
+}
+
+SF_WRAPPER int siggetmask(void)
+{
+	return old_mask_call(SIG_BLOCK, 0, SF_CALLER);
+}
+
 /* The program's rt_sigaction(SIGSYS) is still a call of its own: it is
  * checked against the policy like any other.  1 with *res its result when
  * the policy answers it (an errno). */

@@ -94,6 +94,10 @@ static long call_handwritten(const char *name, void *fn, int *known)
 		return ((int (*)(int, const char *, void *, int))fn)(-100, b, NULL, 0);
 	if (!strcmp(name, "sigprocmask") || !strcmp(name, "pthread_sigmask"))
 		return ((int (*)(int, void *, void *))fn)(SIG_BLOCK, b, b + 256);
+	if (!strcmp(name, "sigsetmask") || !strcmp(name, "sigblock"))
+		return ((int (*)(int))fn)(0);
+	if (!strcmp(name, "siggetmask"))
+		return ((int (*)(void))fn)();
 	if (!strcmp(name, "statx")) /* fstatat(AT_FDCWD, "") if it falls back: ENOENT */
 		return ((int (*)(int, const char *, int, unsigned, void *))fn)(-100, b, 0, 0x7ff,
 									      b + 1024);
@@ -114,6 +118,8 @@ static const char *const handwritten[][2] = {
 	{ "isatty", "ioctl" }, { "fstat", "newfstatat" }, { "fstat64", "newfstatat" },
 	{ "clock_nanosleep", "clock_nanosleep" }, { "utimensat", "utimensat" },
 	{ "sigprocmask", "rt_sigprocmask" }, { "pthread_sigmask", "rt_sigprocmask" },
+	{ "sigsetmask", "rt_sigprocmask" }, { "sigblock", "rt_sigprocmask" },
+	{ "siggetmask", "rt_sigprocmask" },
 	{ "statx", "statx" }, { "mmap", "mmap" }, { "mmap64", "mmap" },
 };
 
