@@ -161,6 +161,14 @@ void sf_sigsys_to_program(siginfo_t *si, ucontext_t *uc, int forced)
 	forward(SIGSYS, si, uc, forced);
 }
 
+/* Trusted mode's handler and SIG_DFL, which the guard's stubs install
+ * (trusted.c, raw.S): relocated at load, then read-only. */
+const struct sf_ksigaction sf_guard_act = { (void *)sf_sigsys,
+					    SA_SIGINFO | SA_RESTORER | SA_RESTART | SA_ONSTACK,
+					    (void *)sf_restorer_plain, 0 };
+const struct sf_ksigaction sf_guard_dfl = { (void *)SIG_DFL, SA_RESTORER,
+					    (void *)sf_restorer_plain, 0 };
+
 /* In trusted mode the handler runs with SIGSYS blocked: a call the policy
  * denies inside it (the report's write, the final kill) then makes the
  * kernel kill the process at once rather than recurse.
@@ -176,20 +184,18 @@ int sf_install_sigsys(const struct sf_ksigaction *known)
 	long r = 0;
 
 	a.handler = (void *)sf_sigsys;
-	a.flags = SA_SIGINFO | SA_RESTORER | SA_RESTART | SA_ONSTACK;
-	if (sf_cfg.mode != SF_MODE_TRUSTED)
-		a.flags |= SA_NODEFER;
+	a.flags = SA_SIGINFO | SA_RESTORER | SA_RESTART | SA_ONSTACK | SA_NODEFER;
 	a.restorer = sf_restorer_plain;
 	/* What the program had (SIG_IGN survives an exec) becomes its shadow:
 	 * known, or read by the call that installs ours -- except through the
-	 * guard page (trusted mode), whose stub only installs. */
+	 * guard's stub (trusted mode), which only installs. */
 	if (known)
 		old = *known;
 	else if (sf_cfg.mode == SF_MODE_TRUSTED)
 		r = sf_sys(SYS_rt_sigaction, SIGSYS, 0, (long)&old, 8, 0, 0);
 	if (r == 0)
 		r = sf_cfg.mode == SF_MODE_TRUSTED
-			    ? sf_guard_handler(&a)
+			    ? sf_guard_handler()
 			    : sf_sys(SYS_rt_sigaction, SIGSYS, (long)&a, known ? 0 : (long)&old, 8,
 				     0, 0);
 	if (r < 0)

@@ -617,8 +617,7 @@ int sf_boot_trusted(void)
 	else
 		sf_fatal("secfilter: cannot read SIGSYS's action");
 	if (sf_install_sigsys(&old) < 0)
-		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard page "
-			 "at 0x5ec0f17e0000");
+		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard's stub");
 	sf_cur = p;
 	sf_kernel_on = inherited;
 	if (sf_publish(p) < 0)

@@ -405,7 +405,8 @@ int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_e
 int sf_trusted_in_force(const struct sf_prog *prog);
 int sf_our_name(const char *path); /* audit.c */
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err);
-long sf_guard_handler(const struct sf_ksigaction *act);
+long sf_guard_handler(void);
+extern const struct sf_ksigaction sf_guard_act, sf_guard_dfl; /* dispatch.c */
 long sf_guard_default(void);
 int sf_guard_inherited(const struct sf_ksigaction *old);
 int sf_guard_install(void);

@@ -5,7 +5,6 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <stddef.h>
-#include <sys/mman.h>
 #include <linux/prctl.h>
 #include <linux/seccomp.h>
 #include <sys/syscall.h>
@@ -41,91 +40,79 @@ static long install(const struct sock_filter *prog, unsigned len, unsigned long 
  * posix_spawn child resetting every handled signal to SIG_DFL before its
  * exec -- meets this small filter, installed before the policy's: it
  * answers "done" (SECCOMP_RET_ERRNO with 0) and changes nothing.  Only
- * the two stubs of one page at a fixed address change SIGSYS: one
- * installs the library's handler, the other SIG_DFL, each from an action
- * stored in the page itself, read-only; whoever calls them can do no
- * more.  The address is the same in every image, so that an image exec'd
- * under the inherited guard installs its own handler the same way.
+ * two stubs change SIGSYS (raw.S): one installs the library's handler,
+ * the other SIG_DFL, each from an action in the library's read-only data;
+ * whoever calls them can do no more.  The filter knows them by where
+ * their `syscall` instruction ends within its page, which is the same in
+ * every build and every image (they begin a page of sf_region): an image
+ * exec'd under the inherited guard installs its own handler the same
+ * way, wherever its copy of the library was mapped.  libc's one
+ * rt_sigaction site ends elsewhere in its page (0x11f in Debian 12's), as
+ * does every other syscall instruction of the library (t_lib_region).
+ * The stubs were once a page at a fixed address (0x5ec0f17e0000), the
+ * same in every image: no other mapping is near it, and its first write
+ * took three new page-table pages, 60-560 us of an image's start on a VM
+ * whose host keeps the page tables (README, *Starting a process*).
  *
  * This keeps honest code from the handler (posix_spawn, a runtime that
- * sets every signal's handler); it is not a wall: a program that rewrites
- * memory (mprotect of the page, /proc/self/mem) can install its own, and
- * then a denied call fails instead of killing -- it still never runs. */
-#define GUARD_PAGE 0x5ec0f17e0000ul
-#define GUARD_ACT 64   /* offset of the handler's action */
-#define GUARD_DFL 96   /* offset of SIG_DFL's */
-#define GUARD_STUB_DFL 32
-/* mov $SIGSYS,%edi; lea ACT(%rip),%rsi; xor %edx,%edx; mov $8,%r10d;
- * mov $SYS_rt_sigaction,%eax; syscall; ret (the lea's displacement is
- * filled in by guard_stub()) */
-static const unsigned char stub_code[] = {
-	0xbf, 0x1f, 0x00, 0x00, 0x00, 0x48, 0x8d, 0x35, 0, 0, 0, 0, 0x31, 0xd2,
-	0x41, 0xba, 0x08, 0x00, 0x00, 0x00, 0xb8, 0x0d, 0x00, 0x00, 0x00, 0x0f, 0x05, 0xc3,
-};
-#define LEA_END 12 /* the lea's displacement counts from here */
+ * sets every signal's handler); it is not a wall: a program that writes
+ * its own code with a `syscall` ending at a stub's offset can install its
+ * own, and then a denied call fails instead of killing -- it still never
+ * runs (tests/escape/a_guard_page.c). */
+#define GUARD_IP_INSTALL 27u /* page offsets after the stubs' syscalls */
+#define GUARD_IP_DEFAULT 59u
+/* a value no disposition has after an exec (SIG_DFL or SIG_IGN) */
+#define GUARD_SENTINEL ((void *)0x5ec0f17e0000ul)
 
-static int guard_mapped SF_HOT;
+long sf_guard_stub_install(void); /* raw.S: sf_guard_act, sf_guard_dfl */
+long sf_guard_stub_default(void);
 
-static void guard_stub(unsigned char *page, unsigned at, unsigned act)
+/* Whether the stubs are where the filter expects them (a build whose
+ * sf_region lost its alignment must not install a guard that refuses
+ * its own handler). */
+static int stubs_in_place(void)
 {
-	int32_t disp = (int32_t)act - (int32_t)(at + LEA_END);
+	uintptr_t i = (uintptr_t)sf_guard_stub_install, d = (uintptr_t)sf_guard_stub_default;
 
-	sf_memcpy(page + at, stub_code, sizeof stub_code);
-	sf_memcpy(page + at + 8, &disp, sizeof disp);
+	return (i & 4095) == 0 && d == i + 32;
 }
 
-/* Maps the guard page with the two stubs, act being the handler's action,
- * and installs act through its stub.  0, or -errno: the address is taken
- * (MAP_FIXED_NOREPLACE), or the call failed. */
-long sf_guard_handler(const struct sf_ksigaction *act)
-{
-	static const struct sf_ksigaction dfl = { (void *)SIG_DFL, SA_RESTORER,
-						  (void *)sf_restorer_plain, 0 };
-	unsigned char *page = (unsigned char *)GUARD_PAGE;
-	long r = sf_sys(SYS_mmap, (long)GUARD_PAGE, 4096, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+static int guard_used SF_HOT;
 
-	if (sf_is_err(r) || (unsigned long)r != GUARD_PAGE)
-		return sf_is_err(r) ? r : -EEXIST;
-	guard_stub(page, 0, GUARD_ACT);
-	guard_stub(page, GUARD_STUB_DFL, GUARD_DFL);
-	sf_memcpy(page + GUARD_ACT, act, sizeof *act);
-	sf_memcpy(page + GUARD_DFL, &dfl, sizeof dfl);
-	r = sf_sys(SYS_mprotect, (long)GUARD_PAGE, 4096, PROT_READ | PROT_EXEC, 0, 0, 0);
-	if (r < 0)
-		return r;
-	guard_mapped = 1;
-	return ((long (*)(void))GUARD_PAGE)();
+/* Installs the library's handler through its stub: 0, or -errno. */
+long sf_guard_handler(void)
+{
+	if (!stubs_in_place())
+		return -ENOEXEC;
+	guard_used = 1;
+	return sf_guard_stub_install();
 }
 
 /* SIGSYS back to SIG_DFL (to die of a SIGSYS that is not ours, as the
- * program asked); without the page, directly. */
+ * program asked); in interposition mode, directly. */
 long sf_guard_default(void)
 {
-	static const struct sf_ksigaction dfl = { (void *)SIG_DFL, SA_RESTORER,
-						  (void *)sf_restorer_plain, 0 };
-
-	if (!guard_mapped)
-		return sf_sys(SYS_rt_sigaction, SIGSYS, (long)&dfl, 0, 8, 0, 0);
-	return ((long (*)(void))(GUARD_PAGE + GUARD_STUB_DFL))();
+	if (!guard_used)
+		return sf_sys(SYS_rt_sigaction, SIGSYS, (long)&sf_guard_dfl, 0, 8, 0, 0);
+	return sf_guard_stub_default();
 }
 
 /* Whether an earlier image's guard is in force here (an image exec'd in
  * trusted mode): it answers a raw rt_sigaction(SIGSYS) from outside the
- * page "done" and changes nothing, not even the old action it was asked
- * for, which keeps the value put there before the call (the guard page's
- * address: after an exec SIGSYS is SIG_DFL or SIG_IGN).  In a first image
- * the probe takes effect and is undone (old: the disposition before it):
- * one call in an image of a trusted tree, two in a first. */
+ * stubs "done" and changes nothing, not even the old action it was asked
+ * for, which keeps the value put there before the call (a sentinel: after
+ * an exec SIGSYS is SIG_DFL or SIG_IGN).  In a first image the probe
+ * takes effect and is undone (old: the disposition before it): one call
+ * in an image of a trusted tree, two in a first. */
 int sf_guard_inherited(const struct sf_ksigaction *old)
 {
-	static const struct sf_ksigaction probe = { (void *)SIG_IGN, SA_RESTORER,
-						    (void *)GUARD_PAGE, 0 };
-	struct sf_ksigaction was = { (void *)GUARD_PAGE, 0, 0, 0 };
+	static const struct sf_ksigaction probe = { (void *)SIG_IGN, SA_RESTORER, GUARD_SENTINEL,
+						    0 };
+	struct sf_ksigaction was = { GUARD_SENTINEL, 0, 0, 0 };
 
 	if (sf_sys(SYS_rt_sigaction, SIGSYS, (long)&probe, (long)&was, 8, 0, 0) < 0)
 		return 0;
-	if (was.handler == (void *)GUARD_PAGE)
+	if (was.handler == GUARD_SENTINEL)
 		return 1;
 	sf_sys(SYS_rt_sigaction, SIGSYS, (long)old, 0, 8, 0, 0);
 	return 0;
@@ -135,7 +122,7 @@ int sf_guard_inherited(const struct sf_ksigaction *old)
 #define JNE(k, skip) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 0, (skip))
 #define RET(k) BPF_STMT(BPF_RET | BPF_K, (k))
 
-/* rt_sigaction(SIGSYS, act != NULL) from outside the guard page: done,
+/* rt_sigaction(SIGSYS, act != NULL) from anywhere but the stubs: done,
  * nothing changed.  Every other call passes; the path of any syscall but
  * rt_sigaction reads only nr and arch, so the kernel caches it. */
 int sf_guard_install(void)
@@ -147,14 +134,14 @@ int sf_guard_install(void)
 		/* 4 */ LD(16), JNE(SIGSYS, 9),       /* sig: an int, low half */
 		/* 6 */ LD(24), JNE(0, 2),            /* act, low half */
 		/* 8 */ LD(28), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 5, 0), /* act == NULL */
-		/* 10 */ LD(12), JNE((uint32_t)(GUARD_PAGE >> 32), 4),
-		/* 12 */ LD(8), BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~0xfffu),
-		/* 14 */ JNE((uint32_t)GUARD_PAGE, 1),
+		/* 10 */ LD(8), BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 4095),  /* ip in its page */
+		/* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GUARD_IP_INSTALL, 2, 0),
+		/* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GUARD_IP_DEFAULT, 1, 0),
+		/* 14 */ RET(SECCOMP_RET_ERRNO | 0),
 		/* 15 */ RET(SECCOMP_RET_ALLOW),
-		/* 16 */ RET(SECCOMP_RET_ERRNO | 0),
 	};
 
-	if (!guard_mapped)
+	if (!guard_used)
 		return -ENOENT;
 	return (int)install(prog, sizeof prog / sizeof prog[0], 0);
 }

@@ -14,6 +14,16 @@ outside=$(grep -v ' sf_region: ' sites.txt | grep -v '<sf_trap_syscall>:' || tru
 [ -z "$outside" ] || { cat sites.txt >&2; fail "syscall instructions outside the region: $outside"; }
 echo "ok $(awk '{n += $1} END {print n}' sites.txt) syscall instructions, all in the region but the trap trampoline"
 
+# Trusted mode's guard knows the two stubs that may change SIGSYS by where
+# their syscall ends within its page (preload/trusted.c): 27 and 59, and
+# no other syscall instruction of the library ends there.
+objdump -d "$LIB" | awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 } /\tsyscall/ { sub(/:$/, "", $1); print $1, fn }' |
+	while read -r at fn; do echo "$(( (0x$at + 2) % 4096 )) $fn"; done >ends.txt
+stubs=$(awk '$1 == 27 || $1 == 59' ends.txt | sort | tr '\n' ' ')
+[ "$stubs" = "27 <sf_guard_stub_install>: 59 <sf_guard_stub_default>: " ] ||
+	fail "syscall instructions ending at the guard's offsets: $stubs"
+echo "ok only the guard's stubs end a syscall at page offsets 27 and 59"
+
 # Exports: the API, the wrapped functions, nothing of the engine.
 nm -D --defined-only "$LIB" | awk '{print $3}' >exports.txt
 for f in secfilter_apply secfilter_error secfilter_mode read write openat syscall; do

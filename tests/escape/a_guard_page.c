@@ -1,16 +1,15 @@
-// escape: the guard page: its SIG_DFL stub, then rewriting it for a handler
+// escape: the guard: SIG_DFL, then its own handler, at the stubs' offsets
 // expect: interpose=stop trusted=stop run=stop
-/* Trusted mode changes SIGSYS only through two stubs of a page at a fixed
- * address, each installing an action stored in the page.  Calling the
- * SIG_DFL one loses the report, not the kill.  Rewriting the page (it is
- * the program's memory) does install a handler of the program's own: a
- * denied call then fails instead of killing -- and still never runs. */
+/* Trusted mode's guard lets rt_sigaction(SIGSYS) through only from a
+ * `syscall` that ends where one of the library's two stubs' does within
+ * its page (offset 27: the library's handler; 59: SIG_DFL).  The program
+ * can write code of its own that ends there: SIG_DFL loses the report,
+ * not the kill; a handler of its own makes a denied call fail instead of
+ * killing -- and the call still never runs. */
 #include <signal.h>
 #include <sys/mman.h>
 
 #include "escape.h"
-
-#define GUARD_PAGE 0x5ec0f17e0000ul
 
 struct ksigaction {
 	void (*handler)(int);
@@ -27,23 +26,32 @@ static void keep_going(int sig)
 	(void)sig;
 }
 
-static int mapped(void)
-{
-	unsigned char v;
-
-	return raw_syscall(SYS_mincore, GUARD_PAGE, 4096, (long)&v, 0, 0, 0) == 0;
-}
+/* rt_sigaction(SIGSYS, rdi, NULL, 8), its syscall ending 27 bytes in */
+static const unsigned char code[] = {
+	0x48, 0x89, 0xfe,                   /* mov %rdi,%rsi */
+	0xbf, 0x1f, 0x00, 0x00, 0x00,       /* mov $31,%edi */
+	0x31, 0xd2,                         /* xor %edx,%edx */
+	0x41, 0xba, 0x08, 0x00, 0x00, 0x00, /* mov $8,%r10d */
+	0xb8, 0x0d, 0x00, 0x00, 0x00,       /* mov $13,%eax */
+	0x90, 0x90, 0x90, 0x90,             /* nop x4 */
+	0x0f, 0x05,                         /* syscall */
+	0xc3,                               /* ret */
+};
 
 int main(int argc, char **argv)
 {
-	struct ksigaction k = { keep_going, 0x04000000 /* SA_RESTORER */, restorer, 0 };
+	struct ksigaction dfl = { SIG_DFL, 0x04000000 /* SA_RESTORER */, restorer, 0 };
+	struct ksigaction own = { keep_going, 0x04000000, restorer, 0 };
+	unsigned char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				   -1, 0);
 
 	(void)argc;
-	if (mapped()) {
-		((long (*)(void))(GUARD_PAGE + 32))();
-		if (mprotect((void *)GUARD_PAGE, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) == 0) {
-			memcpy((char *)GUARD_PAGE + 64, &k, sizeof k);
-			((long (*)(void))GUARD_PAGE)();
+	if (page != MAP_FAILED) {
+		memcpy(page, code, sizeof code);
+		memcpy(page + 32, code, sizeof code);
+		if (mprotect(page, 4096, PROT_READ | PROT_EXEC) == 0) {
+			((long (*)(void *))(page + 32))(&dfl);
+			((long (*)(void *))page)(&own);
 		}
 	}
 	make_marker(argv[1]);
