@@ -1706,19 +1706,19 @@ uintptr_t sf_rw_decide(struct sf_call *c)
 {
 	if (needs_trap(c) || sf_decision(sf_enforcing(), c) != SF_ALLOW)
 		return (uintptr_t)sf_rw_fallback;
-	if (c->nr == SYS_clone || c->nr == SYS_fork || c->nr == SYS_vfork) {
-		/* fork-like (needs_trap): reads nothing of the program's, so
-		 * no range to note below -- a write to this thread's TLS page,
-		 * which after every fork is copied on write */
-		c->nr = sf_issue(c);
-		return (uintptr_t)sf_rw_done;
-	}
 	if (sf_is_special(c->nr)) {
 		/* rwentry.S pushed this struct and, above it, three words at
 		 * its frame pointer: every page from one to the other has
 		 * just been written, and the arguments special.c reads are
-		 * mostly in the last of them (the caller's frame). */
+		 * mostly in the last of them (the caller's frame).  A
+		 * fork-like clone (needs_trap) reads nothing of the
+		 * program's: no range to note, a write to this thread's TLS
+		 * page, which after every fork is copied on write. */
 		uintptr_t old[2];
+		if (c->nr == SYS_clone || c->nr == SYS_fork || c->nr == SYS_vfork) {
+			c->nr = sf_issue(c);
+			return (uintptr_t)sf_rw_done;
+		}
 		sf_user_known((uintptr_t)c & ~4095ul,
 			      (uintptr_t)((const uint64_t *)c + SF_RW_SAVED_WORDS) & ~4095ul, old);
 		c->nr = sf_issue(c);

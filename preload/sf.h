@@ -417,7 +417,6 @@ long sf_user_read(void *dst, const void *src, size_t n);
 long sf_user_vec_ok(char *const *v); /* an execve vector, strings included */
 long sf_user_writable(void *p, size_t n);
 long sf_user_strlen(const char *s);
-long sf_user_readable(const void *p, size_t n);
 /* Pages [lo, hi] (page addresses) are readable for the call being
  * handled: old gets what was known before, to put back (user.c). */
 void sf_user_known(uintptr_t lo, uintptr_t hi, uintptr_t *old);

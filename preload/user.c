@@ -74,19 +74,6 @@ static long read_cached(void *dst, const void *src, size_t n, uintptr_t *last)
 	return 0;
 }
 
-/* Whether [p, p+n) can be read: 0 or -EFAULT, one probe per page. */
-long sf_user_readable(const void *p, size_t n)
-{
-	uintptr_t last = 1, q;
-
-	if ((uintptr_t)p + n < (uintptr_t)p)
-		return -EFAULT;
-	for (q = PAGE_OF(p); q < (uintptr_t)p + n; q += PAGE)
-		if (!page_readable(q, &last))
-			return -EFAULT;
-	return 0;
-}
-
 long sf_user_read(void *dst, const void *src, size_t n)
 {
 	uintptr_t last = 1; /* no page */
