@@ -718,8 +718,7 @@ long sf_exec(struct sf_call *c)
 	/* Read below: a bad path, argv or envp is the kernel's EFAULT, not
 	 * our SIGSEGV.  (The kernel would report a missing file first; the
 	 * exec fails either way.) */
-	if ((plen = sf_user_strlen(r.path)) < 0 || sf_user_vec_ok(r.envp) < 0 ||
-	    sf_user_vec_ok(r.argv) < 0)
+	if ((plen = sf_user_exec_args(r.path, r.argv, r.envp)) < 0)
 		return -EFAULT;
 	prog_pre = find_preload(r.envp);
 	nenv = count_vec(r.envp);

@@ -414,9 +414,9 @@ int sf_guard_install(void);
 /* user.c: the program's memory as the kernel reads it: 0, or -EFAULT for
  * a bad pointer (checked in interposition mode). */
 long sf_user_read(void *dst, const void *src, size_t n);
-long sf_user_vec_ok(char *const *v); /* an execve vector, strings included */
+/* execve's path, argv and envp, strings included: the path's length */
+long sf_user_exec_args(const char *path, char *const *argv, char *const *envp);
 long sf_user_writable(void *p, size_t n);
-long sf_user_strlen(const char *s);
 /* Pages [lo, hi] (page addresses) are readable for the call being
  * handled: old gets what was known before, to put back (user.c). */
 void sf_user_known(uintptr_t lo, uintptr_t hi, uintptr_t *old);
