@@ -84,7 +84,7 @@ void sf_fatal(const char *msg)
 	__builtin_unreachable();
 }
 
-static char settings_msg[512];
+static char settings_msg[512] SF_COLD_BSS; /* only for a bad setting */
 
 static int setting_error(const char *var, const char *expected, const char *got)
 {

@@ -230,7 +230,7 @@ void sf_rw_fork_end(int locked)
  * a hundred sites (python3 importing ssl, asyncio and sqlite3: 112); one
  * whose table fills stops rewriting, and its sites keep trapping. */
 #define NSITES 1024u
-static uintptr_t sites[NSITES] __attribute__((aligned(4096))); /* 2 pages, not 3 */
+static uintptr_t sites[NSITES] SF_PAGE_BSS; /* 2 pages, not 3 */
 static unsigned nsites;
 
 static unsigned site_slot(uintptr_t a)
@@ -284,7 +284,7 @@ static void site_add(uintptr_t a)
 static struct {
 	uintptr_t site;
 	uint32_t n;
-} seen[NSEEN] __attribute__((aligned(4096)));
+} seen[NSEEN] SF_PAGE_BSS;
 
 static int trapped_enough(uintptr_t a)
 {

@@ -45,6 +45,13 @@ static inline int sf_libc_bound(void)
  * than scattered over .bss between other files' arrays, where each
  * faulted a page in (two faults when read before written). */
 #define SF_HOT __attribute__((section(".data.sf_hot")))
+/* A page-aligned table, zero at start: in .lbss, after .bss, so that no
+ * page alignment moves .bss off the page .data ends in.  That page is
+ * one every start faults in anyway (the loader zeroes its tail), and the
+ * allocator's arena (mem.c) now begins in it. */
+#define SF_PAGE_BSS __attribute__((section(".lbss.sf_page"), aligned(4096)))
+/* Zero at start and seldom used: out of that page too. */
+#define SF_COLD_BSS __attribute__((section(".lbss.sf_cold")))
 /* Code whose syscall instructions are allowed: it must never be inlined
  * into a caller outside the region, nor split into a cold part elsewhere. */
 #define SF_REGION __attribute__((section("sf_region"), noinline, \
