@@ -157,12 +157,15 @@ LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 # in an output section of their own placed before .text (INSERT keeps the
 # default linker script), and sf_region (the wrappers, the library's own
 # syscalls) right after them: ~40 KB instead of ~176, beside the code
-# every call runs.
+# every call runs.  raw.S and rwentry.S (sf_sys, the stubs every start
+# calls) open sf_region, inside the same 64 KiB the kernel maps around
+# the first fault of the hot text: one fault fewer in every image.
 $(B)/hot.ld: preload/hot.txt
 	@mkdir -p $(@D)
 	{ echo 'SECTIONS {'; echo '  .text.sf_hot : {'; \
 	  sed 's/#.*//' $< | awk 'NF { printf "    *(.text.%s .text.%s.* .text.startup.%s)\n", $$1, $$1, $$1 }'; \
-	  echo '  }'; echo '  sf_region : { *(sf_region) }'; echo '}'; echo 'INSERT BEFORE .text;'; } >$@.tmp
+	  echo '  }'; echo '  sf_region : { *raw.S.o(sf_region) *rwentry.S.o(sf_region) *(sf_region) }'; \
+	  echo '}'; echo 'INSERT BEFORE .text;'; } >$@.tmp
 	mv $@.tmp $@
 
 $(LIB_SO): $(LIB_PIC) $(B)/hot.ld
