@@ -4,7 +4,8 @@
 #     with an empty preloaded library, the library inert, enforcing '*: 1'
 #     and in trusted mode, wall time and the child's CPU time (wait4); the
 #     figure is the median of ROUNDS rounds, each the median of 40 starts,
-#     configurations interleaved.  Beside it, what does not depend on the
+#     configurations interleaved start by start; the "+" column is the
+#     median over the rounds of the round's difference to the first row.  Beside it, what does not depend on the
 #     machine's load: user instructions, syscall instructions and minor
 #     faults of one start (bench/icount.c, which single-steps the process).
 #  2. Scripts and make: each workload unfiltered, under the library
@@ -17,7 +18,11 @@
 #     LD_AUDIT: what rtld's audit namespace costs every image).  All run in
 #     turn, ROUNDS times; each round gives a ratio to its own unfiltered
 #     run, of the wall time and of the CPU time of the whole process tree
-#     (bench/timed.c), and the table has the median ratios.  On a machine
+#     (bench/timed.c), and the table has the median ratios.  Each filtered
+#     run has its own unfiltered run beside it (before it in one round,
+#     after it in the next): the VM's speed drifts by 10-20% over tens of
+#     seconds, and a round of six runs against one unfiltered run took
+#     the drift for a cost (interposition 1.06x to 1.32x between rounds).  On a machine
 #     shared with other work the CPU time moves less: waiting for a CPU is
 #     not in it.
 set -u
@@ -57,7 +62,7 @@ icount() { # one start's counts: instructions, syscalls, minor faults
 echo
 printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "start of /bin/true (median)" "wall us" "+" "cpu us" "+" \
 	"instructions" "syscalls" "faults"
-awk -F'\t' 'NR == 1 { w = $2; c = $3 } { print $2, $2 - w, $3, $3 - c }' "$work/true.txt" >"$work/us.txt"
+awk -F'\t' '{ print $2, $4, $3, $5 }' "$work/true.txt" >"$work/us.txt"
 n=0
 for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (interposition)" \
 	 "library, '$POLICY', trusted mode" "  the same, LD_PRELOAD too" "empty audit module (LD_AUDIT)"; do
@@ -80,22 +85,24 @@ done
 # What a script's commands pay: the parent (bench/spawn.c) runs unfiltered,
 # under interposition, or under trusted mode's filter, whose image the
 # child inherits (the mark spares it loading the same filter again).  The
-# parents take turns, one round of 40 starts each, ROUNDS times.
+# parents take turns of 5 starts each, 8 x ROUNDS times; "+" is the median
+# of the turns' differences to the unfiltered parent's turn beside them.
 echo
 printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "/bin/true from a parent (median)" "wall us" "+" "cpu us" \
 	"+" "instructions" "syscalls" "faults"
 : >"$work/tree.txt"
-for r in $(seq "$ROUNDS"); do
-	p=$("$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
-	i=$(env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" "$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
+for r in $(seq $((8 * ROUNDS))); do
+	p=$("$work/spawn" 1 5 X=1 -- /bin/true | cut -f2,3)
+	i=$(env LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" "$work/spawn" 1 5 X=1 -- /bin/true | cut -f2,3)
 	t=$(env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
-		"$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
+		"$work/spawn" 1 5 X=1 -- /bin/true | cut -f2,3)
 	a=$(env LD_AUDIT="$LIB" SECFILTER_POLICY="$POLICY" SECFILTER_MODE=trusted \
-		"$work/spawn" 1 40 X=1 -- /bin/true | cut -f2,3)
+		"$work/spawn" 1 5 X=1 -- /bin/true | cut -f2,3)
 	printf '%s\t%s\t%s\t%s\n' "$p" "$i" "$a" "$t" >>"$work/tree.txt"
 done
 col_median() { cut -f"$1" "$work/tree.txt" | median; }
-pw=$(col_median 1) pc=$(col_median 2)
+# the median of column $1 minus column $2, row by row
+diff_median() { awk -F'\t' -v a="$1" -v b="$2" '{ print $a - $b }' "$work/tree.txt" | median; }
 n=0
 for c in "unfiltered parent" "interposed parent (inherits it)" "trusted parent (inherits it)" \
 	 "  the same, LD_PRELOAD too"; do
@@ -111,8 +118,8 @@ for c in "unfiltered parent" "interposed parent (inherits it)" "trusted parent (
 		"$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
 	esac
 	read -r ins sys flt <<<"$counts"
-	printf '%-36s %7.0f %+6.0f %7.0f %+6.0f %12s %8s %6s\n' "$c" "$w" "$(echo "$w - $pw" | bc)" "$cp" \
-		"$(echo "$cp - $pc" | bc)" "$ins" "$sys" "$flt"
+	printf '%-36s %7.0f %+6.0f %7.0f %+6.0f %12s %8s %6s\n' "$c" "$w" "$(diff_median $((2 * n - 1)) 1)" \
+		"$cp" "$(diff_median $((2 * n)) 2)" "$ins" "$sys" "$flt"
 done
 
 # ---- 1c. libc's own calls: sed loading its locale ----
@@ -126,7 +133,7 @@ S="LANG=C.UTF-8;LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_REWRITE"
 	>"$work/sed.txt" || exit 1
 printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "sed s/b/x/, LANG=C.UTF-8 (median)" "wall us" "+" "cpu us" "+" \
 	"instructions" "syscalls" "faults"
-awk -F'\t' 'NR == 1 { w = $2; c = $3 } { print $2, $2 - w, $3, $3 - c }' "$work/sed.txt" >"$work/sedus.txt"
+awk -F'\t' '{ print $2, $4, $3, $5 }' "$work/sed.txt" >"$work/sedus.txt"
 n=0
 for c in "unfiltered" "interposed, never rewritten" "interposed, rewritten at 32 (default)" \
 	 "interposed, rewritten at 4"; do
@@ -211,9 +218,15 @@ for w in loop make conf; do
 	: >"$work/$w.fail"
 	run plain "$w" >/dev/null # warm the page cache
 	for r in $(seq "$ROUNDS"); do
-		read -r p pc < <(run plain "$w")
 		for m in interpose trusted preload run audit; do
-			t=$(run "$m" "$w")
+			if [ $((r % 2)) = 1 ]; then
+				read -r p pc < <(run plain "$w")
+				t=$(run "$m" "$w")
+			else
+				t=$(run "$m" "$w")
+				read -r p pc < <(run plain "$w")
+			fi
+			echo "$p" >>"$work/$w.plain"
 			case $t in
 			fail*) echo "$m: $t" >>"$work/$w.fail" ;;
 			*)
@@ -223,7 +236,6 @@ for w in loop make conf; do
 				;;
 			esac
 		done
-		echo "$p" >>"$work/$w.plain"
 	done
 	case $w in
 	loop) label='sh: 150 x $(echo|sed|tr), expr (~750 procs)' ;;

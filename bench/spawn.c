@@ -4,11 +4,15 @@
  * A CONFIG is a list of NAME=VALUE assignments separated by ';' (empty:
  * the environment as it is), added to this program's environment for the
  * child only.  Each of the ROUNDS rounds starts PROG N times under each
- * configuration in turn; a round's figure is the median of its N starts.
- * Prints, per configuration, the median over the rounds in microseconds,
- * of the wall time and of the CPU time (user + system, from wait4) of the
- * start; then each round's wall median (for ratios by round: the drift of
- * a shared machine hits the configurations of one round alike).  The CPU
+ * configuration, one start of each in turn, the first of the turn moving
+ * by one each time: this VM's speed drifts over seconds, and blocks of N
+ * starts a configuration took that drift for a difference (the library
+ * enforcing 240 us over the empty one in a run, 140 in the next, minutes
+ * apart).  A round's figure is the median of its N starts.  Prints, per
+ * configuration, in microseconds: the median over the rounds of the wall
+ * time and of the CPU time (user + system, from wait4) of a start; the
+ * median over the rounds of the round's difference to the first
+ * configuration, wall and CPU; then each round's wall median.  The CPU
  * time leaves out the time spent waiting for a CPU, which on a shared
  * machine is most of the noise.
  * posix_spawn (CLONE_VFORK) keeps this program's own cost per start small
@@ -70,7 +74,7 @@ static double one(char **argv, char **env, posix_spawn_file_actions_t *fa, doubl
 
 int main(int argc, char **argv)
 {
-	int rounds, n, nconf = 0, r, c, i;
+	int rounds, n, nconf = 0, r, c, i, k;
 	char **env[MAXCONF], **prog;
 	const char *names[MAXCONF];
 	double *med[MAXCONF], *cmed[MAXCONF], *t, *u;
@@ -92,31 +96,42 @@ int main(int argc, char **argv)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	t = calloc((size_t)n, sizeof *t);
-	u = calloc((size_t)n, sizeof *u);
+	t = calloc((size_t)n * (size_t)nconf, sizeof *t);
+	u = calloc((size_t)n * (size_t)nconf, sizeof *u);
 	for (c = 0; c < nconf; c++) {
 		med[c] = calloc((size_t)rounds, sizeof *med[c]);
 		cmed[c] = calloc((size_t)rounds, sizeof *cmed[c]);
 	}
 	for (c = 0; c < nconf; c++) /* warm the page cache */
 		one(prog, env[c], &fa, &u[0]);
-	for (r = 0; r < rounds; r++)
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < n; i++)
+			for (k = 0; k < nconf; k++) {
+				c = (i + k) % nconf;
+				t[c * n + i] = one(prog, env[c], &fa, &u[c * n + i]);
+			}
 		for (c = 0; c < nconf; c++) {
-			for (i = 0; i < n; i++)
-				t[i] = one(prog, env[c], &fa, &u[i]);
-			qsort(t, (size_t)n, sizeof *t, cmp_double);
-			qsort(u, (size_t)n, sizeof *u, cmp_double);
-			med[c][r] = t[n / 2];
-			cmed[c][r] = u[n / 2];
+			qsort(t + c * n, (size_t)n, sizeof *t, cmp_double);
+			qsort(u + c * n, (size_t)n, sizeof *u, cmp_double);
+			med[c][r] = t[c * n + n / 2];
+			cmed[c][r] = u[c * n + n / 2];
 		}
+	}
 	for (c = 0; c < nconf; c++) {
-		double s[64], cs[64];
-		int k = rounds < 64 ? rounds : 64;
-		memcpy(s, med[c], (size_t)k * sizeof *s);
-		memcpy(cs, cmed[c], (size_t)k * sizeof *cs);
+		double s[64], cs[64], d[64], cd[64];
+		k = rounds < 64 ? rounds : 64;
+		for (r = 0; r < k; r++) {
+			s[r] = med[c][r];
+			cs[r] = cmed[c][r];
+			d[r] = med[c][r] - med[0][r];
+			cd[r] = cmed[c][r] - cmed[0][r];
+		}
 		qsort(s, (size_t)k, sizeof *s, cmp_double);
 		qsort(cs, (size_t)k, sizeof *cs, cmp_double);
-		printf("%s\t%.1f\t%.1f", names[c][0] ? names[c] : "(none)", s[k / 2], cs[k / 2]);
+		qsort(d, (size_t)k, sizeof *d, cmp_double);
+		qsort(cd, (size_t)k, sizeof *cd, cmp_double);
+		printf("%s\t%.1f\t%.1f\t%.1f\t%.1f", names[c][0] ? names[c] : "(none)", s[k / 2],
+		       cs[k / 2], d[k / 2], cd[k / 2]);
 		for (r = 0; r < rounds; r++)
 			printf("\t%.1f", med[c][r]);
 		printf("\n");
