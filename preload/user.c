@@ -49,8 +49,9 @@ void sf_user_known(uintptr_t lo, uintptr_t hi, uintptr_t *old)
  * An environment's pointers lie in a page or two, its strings in a few
  * that alternate (make builds a child's environment from strings
  * scattered over its heap): with one page remembered, the 50 strings of
- * a posix_spawn child's environment were 31 probes. */
-#define SEEN_PAGES 8
+ * a posix_spawn child's environment were 31 probes, with 8 about 20 (its
+ * heap pages alternate among more than 8), with 32 a probe a page. */
+#define SEEN_PAGES 32
 
 struct seen {
 	uintptr_t page[SEEN_PAGES];
