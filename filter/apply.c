@@ -92,7 +92,7 @@ static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 		s->allowed[nr] = r->allowed;
 		s->ret[nr] = r->ret;
 		for (i = 0; i < r->nfilters; i++) {
-			const struct sf_filter *f = &cur->filters[r->first + i];
+			const struct sf_filter *f = &cur->filters[sf_rule_first(cur, r) + i];
 			const char *text = sf_filter_text(cur, f);
 			struct scratch_filter sf = {
 				cur->nodes, f->root, f->line, cur->strings + f->source, f->fail,
@@ -773,7 +773,7 @@ static uint8_t conjunction(struct sf_test *tests, uint32_t from, uint32_t to)
  * always true (mask 0) and exits to SF_RETURN. */
 static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
 			  struct sf_node *nodes, struct sf_test *tests,
-			  struct sf_sysrule *r)
+			  struct sf_sysrule *r, struct sf_sysidx *ix)
 {
 	int32_t yes = SF_ALLOW;
 	uint32_t from = p->ntests, nt = p->ntests;
@@ -781,23 +781,23 @@ static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
 
 	if (r->allowed && r->ret) {
 		tests[nt] = (struct sf_test){ .next = { SF_RETURN, SF_RETURN }, .fall = 2 };
-		r->test = nt;
+		ix->test = nt;
 		r->chain = 1;
 		p->ntests = nt + 1;
 		return;
 	}
 	r->chain = r->allowed && r->nfilters;
 	for (k = r->nfilters - 1; k >= 0; k--) {
-		struct sf_filter *f = &filters[r->first + (uint32_t)k];
-		int32_t no = SF_FILTER_EXIT(r->first + (uint32_t)k);
+		struct sf_filter *f = &filters[ix->first + (uint32_t)k];
+		int32_t no = SF_FILTER_EXIT(ix->first + (uint32_t)k);
 		f->test = (uint32_t)lower(nodes, f->root, tests, &nt, yes, no);
 		yes = (int32_t)f->test;
 	}
 	reverse_tests(tests, from, nt);
 	r->conj = conjunction(tests, from, nt);
-	r->test = from;
+	ix->test = from;
 	for (k = 0; k < r->nfilters; k++) {
-		struct sf_filter *f = &filters[r->first + (uint32_t)k];
+		struct sf_filter *f = &filters[ix->first + (uint32_t)k];
 		f->test = (uint32_t)reversed((int32_t)f->test, from, nt);
 	}
 	p->ntests = nt;
@@ -806,6 +806,7 @@ static void lower_syscall(struct sf_policy *p, struct sf_filter *filters,
 /* The block being frozen: its arrays, and where the texts go. */
 struct block {
 	struct sf_policy *p;
+	struct sf_sysidx *idx; /* NULL when no syscall has filters or a return */
 	struct sf_filter *filters;
 	struct sf_node *nodes;
 	struct sf_test *tests;
@@ -840,13 +841,14 @@ static void copy_filters(struct block *b, const struct sf_vec *v, struct sf_sysr
 static int freeze(const struct scratch *s, struct sf_policy **out)
 {
 	struct sizes z;
-	size_t off_filters, off_nodes, off_tests, off_strings, size;
+	size_t off_idx, off_filters, off_nodes, off_tests, off_strings, size;
 	struct sf_policy *p;
 	struct block b;
 	unsigned nr;
 
 	measure(s, &z);
-	off_filters = align8(sizeof(*p));
+	off_idx = align8(sizeof(*p));
+	off_filters = off_idx + (z.filters || z.preds ? SF_NR_COUNT * sizeof(*b.idx) : 0);
 	off_nodes = align8(off_filters + (size_t)z.filters * sizeof(*b.filters));
 	off_tests = align8(off_nodes + (size_t)z.nodes * sizeof(*b.nodes));
 	off_strings = off_tests + (size_t)z.preds * sizeof(*b.tests);
@@ -855,7 +857,8 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	if (!p)
 		return -ENOMEM;
 	b = (struct block){
-		p, (struct sf_filter *)((char *)p + off_filters),
+		p, off_filters > off_idx ? (struct sf_sysidx *)((char *)p + off_idx) : NULL,
+		(struct sf_filter *)((char *)p + off_filters),
 		(struct sf_node *)((char *)p + off_nodes), (struct sf_test *)((char *)p + off_tests),
 		(char *)p + off_strings, z.strings,
 	};
@@ -869,15 +872,18 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 
 		r->allowed = s->allowed[nr];
 		r->ret = s->allowed[nr] ? s->ret[nr] : 0;
-		r->first = p->nfilters;
 		r->nfilters = 0;
+		if (!b.idx)
+			continue; /* no filters, no return: first and test are 0 */
+		b.idx[nr].first = p->nfilters;
 		if (s->filters && s->filters[nr].n)
 			copy_filters(&b, &s->filters[nr], r);
 		if (r->nfilters || r->ret)
-			lower_syscall(p, b.filters, b.nodes, b.tests, r);
+			lower_syscall(p, b.filters, b.nodes, b.tests, r, &b.idx[nr]);
 		else
-			r->test = p->ntests; /* as lower_syscall leaves it */
+			b.idx[nr].test = p->ntests; /* as lower_syscall leaves it */
 	}
+	p->idx = b.idx;
 	p->filters = b.filters;
 	p->nodes = b.nodes;
 	p->tests = b.tests;

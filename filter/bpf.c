@@ -681,7 +681,7 @@ static unsigned lower_filters(struct ctx *c, const struct sf_sysrule *r)
 	unsigned entry = L_ALLOW, before = c->n;
 	unsigned k;
 
-	if ((uint64_t)r->first + r->nfilters > c->p->nfilters) {
+	if ((uint64_t)sf_rule_first(c->p, r) + r->nfilters > c->p->nfilters) {
 		malformed(c, "bad filter index");
 		return L_KILL;
 	}
@@ -691,8 +691,8 @@ static unsigned lower_filters(struct ctx *c, const struct sf_sysrule *r)
 		int fresh = is_label(c, next) && next == c->n && next > before;
 
 		before = c->n;
-		entry = lower(c, c->p->filters[r->first + k].root, next,
-			      fail_target(&c->p->filters[r->first + k]));
+		entry = lower(c, c->p->filters[sf_rule_first(c->p, r) + k].root, next,
+			      fail_target(&c->p->filters[sf_rule_first(c->p, r) + k]));
 		if (fresh)
 			before -= drop_unreached_load(c, next, &entry);
 	}

@@ -45,7 +45,7 @@ static inline int sf_decide(const struct sf_policy *p, uint64_t nr,
 		return SF_NOT_IN_SET;
 	if (!r->chain)
 		return SF_ALLOW;
-	t = &p->tests[r->test];
+	t = &p->tests[sf_rule_test(p, r)];
 	if (r->conj) {
 		/* The common shape, a conjunction: every test, no branch but
 		 * the one on its length; the chain below then names the

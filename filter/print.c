@@ -176,7 +176,7 @@ static void print_rules(struct sf_out *o, const struct sf_policy *p,
 		sf_out_str(o, "1\n");
 	}
 	for (i = 0; i < r->nfilters; i++) {
-		const struct sf_filter *f = &p->filters[r->first + i];
+		const struct sf_filter *f = &p->filters[sf_rule_first(p, r) + i];
 		print_head(o, sc);
 		sf_print_expr(o, p->nodes, f->root, sc);
 		if (f->fail) {

@@ -457,7 +457,7 @@ int sf_obs_of_filters(struct sf_obs *o, const struct sf_policy *p, long nr)
 	if (!r->allowed || r->ret)
 		return 0;
 	for (f = 0; f < r->nfilters; f++) {
-		const struct sf_filter *fl = &p->filters[r->first + f];
+		const struct sf_filter *fl = &p->filters[sf_rule_first(p, r) + f];
 		uint32_t conj[MAX_CONJ];
 		unsigned n = 0, k;
 

@@ -219,8 +219,8 @@ void sf_vreport_fix(struct sf_out *o, const struct sf_policy *p, long nr, int d,
 	 * where the calls failed it, with what they need */
 	sf_out_str(o, "0");
 	for (k = 0; k < r->nfilters; k++) {
-		const struct sf_filter *f = &p->filters[r->first + k];
-		int failed = call ? !sf_filter_holds(p, f, call) : r->first + k >= (uint32_t)d;
+		const struct sf_filter *f = &p->filters[sf_rule_first(p, r) + k];
+		int failed = call ? !sf_filter_holds(p, f, call) : sf_rule_first(p, r) + k >= (uint32_t)d;
 		sf_out_str(o, "; sys_");
 		sf_out_str(o, sc->name);
 		sf_out_str(o, ": ");

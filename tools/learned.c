@@ -199,7 +199,7 @@ static char *join_texts(const struct sf_policy *p, const struct sf_sysrule *sr, 
 
 	out[0] = '\0';
 	for (i = 0; i < sr->nfilters; i++) {
-		const struct sf_filter *f = &p->filters[sr->first + i];
+		const struct sf_filter *f = &p->filters[sf_rule_first(p, sr) + i];
 		const char *t = sf_filter_text(p, f);
 		char canon[4096];
 		size_t need;
@@ -263,8 +263,8 @@ static void merge_policy(struct learned *l, const struct sf_policy *p)
 			r->opaque = join_texts(p, sr, nr);
 		}
 		for (i = 0; i < sr->nfilters; i++)
-			if (p->filters[sr->first + i].fail && !r->fail)
-				r->fail = p->filters[sr->first + i].fail;
+			if (p->filters[sf_rule_first(p, sr) + i].fail && !r->fail)
+				r->fail = p->filters[sf_rule_first(p, sr) + i].fail;
 	}
 }
 

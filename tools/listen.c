@@ -74,7 +74,7 @@ int listen_possible(const struct sf_policy *p, int log)
 	if (c->allowed && c->ret)
 		return 0;
 	for (i = 0; i < c->nfilters; i++)
-		if (p->filters[c->first + i].fail)
+		if (p->filters[sf_rule_first(p, c) + i].fail)
 			return 0;
 	return 1;
 }

@@ -458,7 +458,7 @@ static void put_rules(struct buf *b, unsigned nr, unsigned action, struct terms 
 static int too_big(struct writer *w, const struct sf_policy *p, unsigned nr)
 {
 	const struct sf_sysrule *r = &p->sys[nr];
-	const struct sf_filter *f = r->nfilters ? &p->filters[r->first] : NULL;
+	const struct sf_filter *f = r->nfilters ? &p->filters[sf_rule_first(p, r)] : NULL;
 
 	snprintf(w->why, w->whycap, "sys_%s%s%s%s%u%s: its filters need more than %d rules "
 		 "as an OCI profile (libseccomp has no NOT and one comparison per argument in "
@@ -489,7 +489,7 @@ static int errno_4095(const struct sf_policy *p, char *why, size_t whycap)
 			return 1;
 		}
 		for (i = 0; i < r->nfilters; i++) {
-			const struct sf_filter *f = &p->filters[r->first + i];
+			const struct sf_filter *f = &p->filters[sf_rule_first(p, r) + i];
 			if (f->fail == SF_ERRNO_MAX) {
 				snprintf(why, whycap, "sys_%s (%s:%u): else %s", sf_syscall_by_nr(nr)->name,
 					 sf_filter_source(p, f), f->line, tail);
@@ -567,7 +567,7 @@ int oci_profile(const struct sf_policy *p, char **out, size_t *len, char *why, s
 			exit(125);
 		}
 		for (i = 0; i < r->nfilters && !w.too_big; i++) {
-			const struct sf_filter *f = &p->filters[r->first + i];
+			const struct sf_filter *f = &p->filters[sf_rule_first(p, r) + i];
 			unsigned fa = f->fail ? f->fail : p->dflt;
 			struct terms notf = { 0 }, yes = { 0 }, next = { 0 };
 

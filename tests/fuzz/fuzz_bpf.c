@@ -114,7 +114,7 @@ static void collect(const struct sf_policy *p, struct aims *a)
 		for (i = 0; r->allowed && i < r->nfilters; i++) {
 			unsigned top = 0;
 
-			stack[top++] = p->filters[r->first + i].root;
+			stack[top++] = p->filters[sf_rule_first(p, r) + i].root;
 			while (top) {
 				const struct sf_node *n = &p->nodes[stack[--top]];
 

@@ -284,16 +284,17 @@ struct sf_policy *tp_build(struct tp *b)
 	struct sf_policy *p = calloc(1, sizeof(*p));
 	struct sf_filter *filters = calloc(b->nrules + 1, sizeof(*filters));
 	struct sf_node *nodes = calloc(b->nnodes + 1, sizeof(*nodes));
+	struct sf_sysidx *idx = calloc(SF_NR_COUNT, sizeof(*idx));
 	unsigned nr, i, k = 0;
 
-	if (!p || !filters || !nodes || b->overflow) {
-		free(p), free(filters), free(nodes), free(b);
+	if (!p || !filters || !nodes || !idx || b->overflow) {
+		free(p), free(filters), free(nodes), free(idx), free(b);
 		return NULL;
 	}
 	memcpy(nodes, b->nodes, b->nnodes * sizeof(*nodes));
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		p->sys[nr].allowed = b->allowed[nr];
-		p->sys[nr].first = k;
+		idx[nr].first = k;
 		for (i = 0; i < b->nrules; i++) {
 			if (b->rules[i].nr != nr)
 				continue;
@@ -301,11 +302,12 @@ struct sf_policy *tp_build(struct tp *b)
 			filters[k].line = k + 1;
 			k++;
 		}
-		p->sys[nr].nfilters = (uint16_t)(k - p->sys[nr].first);
+		p->sys[nr].nfilters = (uint16_t)(k - idx[nr].first);
 	}
 	p->size = sizeof(*p);
 	p->nfilters = k;
 	p->nnodes = b->nnodes;
+	p->idx = idx;
 	p->filters = filters;
 	p->nodes = nodes;
 	p->strings = "<test>";
@@ -318,6 +320,7 @@ void tp_free(struct sf_policy *p)
 {
 	if (!p)
 		return;
+	free((void *)p->idx);
 	free((void *)p->filters);
 	free((void *)p->nodes);
 	free(p);

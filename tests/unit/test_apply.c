@@ -84,12 +84,12 @@ static void narrowing_appends_filters(void **state)
 		"sys_read: fd < 10\nsys_read: fd != 3\nsys_write: fd == 1 || fd == 2\n");
 	assert_int_equal(t_decide(p, READ, 2, 0, 0, 0), SF_ALLOW);
 	/* each filter denies on its own, and the report can name which */
-	assert_int_equal(t_decide(p, READ, 11, 0, 0, 0), (int)p->sys[READ].first);
-	assert_int_equal(t_decide(p, READ, 3, 0, 0, 0), (int)p->sys[READ].first + 1);
-	assert_int_equal(p->filters[p->sys[READ].first + 1].line, 1);
-	assert_string_equal(sf_filter_source(p, &p->filters[p->sys[READ].first]), "t.conf");
+	assert_int_equal(t_decide(p, READ, 11, 0, 0, 0), (int)sf_rule_first(p, &p->sys[READ]));
+	assert_int_equal(t_decide(p, READ, 3, 0, 0, 0), (int)sf_rule_first(p, &p->sys[READ]) + 1);
+	assert_int_equal(p->filters[sf_rule_first(p, &p->sys[READ]) + 1].line, 1);
+	assert_string_equal(sf_filter_source(p, &p->filters[sf_rule_first(p, &p->sys[READ])]), "t.conf");
 	args[0] = 5;
-	assert_int_equal(sf_decide(p, WRITE, args), p->sys[WRITE].first);
+	assert_int_equal(sf_decide(p, WRITE, args), sf_rule_first(p, &p->sys[WRITE]));
 	/* the old block still decides as before */
 	assert_int_equal(t_decide(cur, WRITE, 5, 0, 0, 0), SF_ALLOW);
 	sf_policy_free(p);

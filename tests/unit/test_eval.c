@@ -53,8 +53,8 @@ static int ref_decide(const struct sf_policy *p, unsigned nr, const uint64_t *ar
 	if (!r->allowed)
 		return SF_NOT_IN_SET;
 	for (k = 0; k < r->nfilters; k++)
-		if (!ref_tree(p->nodes, p->filters[r->first + k].root, args))
-			return (int)(r->first + k);
+		if (!ref_tree(p->nodes, p->filters[sf_rule_first(p, r) + k].root, args))
+			return (int)(sf_rule_first(p, r) + k);
 	return r->ret ? SF_RETURN : SF_ALLOW;
 }
 
@@ -179,7 +179,7 @@ static void ranges_on_one_argument_merge(void **state)
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		int d = t_decide(p, rows[i].nr, rows[i].a0, rows[i].a1, rows[i].a2, 0);
 		/* the denier is the syscall's only filter, whatever its index */
-		int want = rows[i].want == SF_ALLOW ? SF_ALLOW : (int)p->sys[rows[i].nr].first;
+		int want = rows[i].want == SF_ALLOW ? SF_ALLOW : (int)sf_rule_first(p, &p->sys[rows[i].nr]);
 		assert_int_equal(d, want);
 	}
 	sf_policy_free(p);
@@ -302,7 +302,7 @@ static void first_test_of_each_syscall(void **state)
 	(void)state;
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
 		if (p->sys[nr].nfilters)
-			assert_int_equal(p->sys[nr].test, p->filters[p->sys[nr].first].test);
+			assert_int_equal(sf_rule_test(p, &p->sys[nr]), p->filters[sf_rule_first(p, &p->sys[nr])].test);
 	sf_policy_free(p);
 }
 

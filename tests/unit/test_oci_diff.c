@@ -323,7 +323,7 @@ static uint64_t aimed(const struct runc *r, const struct sf_policy *p, int nr, u
 			v = r->konst[arg][rnd() % r->nk[arg]];
 		} else if (sr->nfilters) {
 			/* a predicate of this syscall's filters on this argument */
-			const struct sf_filter *f = &p->filters[sr->first + rnd() % sr->nfilters];
+			const struct sf_filter *f = &p->filters[sf_rule_first(p, sr) + rnd() % sr->nfilters];
 			/* its tree: the nodes before its root (children first) */
 			for (k = 0; k < 16; k++) {
 				uint32_t back = (uint32_t)(rnd() % 16);

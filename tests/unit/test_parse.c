@@ -60,19 +60,19 @@ static void filters_keep_their_text(void **state)
 
 	(void)state;
 	assert_int_equal(p->sys[OPENAT].nfilters, 2);
-	assert_string_equal(sf_filter_text(p, &p->filters[p->sys[OPENAT].first]),
+	assert_string_equal(sf_filter_text(p, &p->filters[sf_rule_first(p, &p->sys[OPENAT])]),
 			    "!(flags & (O_WRONLY|O_RDWR))");
-	assert_string_equal(sf_filter_text(p, &p->filters[p->sys[OPENAT].first + 1]),
+	assert_string_equal(sf_filter_text(p, &p->filters[sf_rule_first(p, &p->sys[OPENAT]) + 1]),
 			    "dfd == AT_FDCWD");
-	assert_string_equal(sf_filter_text(p, &p->filters[p->sys[WRITE].first]),
+	assert_string_equal(sf_filter_text(p, &p->filters[sf_rule_first(p, &p->sys[WRITE])]),
 			    "fd == 1 || fd == 2");
 	q = t_parse(p, "openat: flags != O_PATH");
 	assert_int_equal(q->sys[OPENAT].nfilters, 3);
-	assert_string_equal(sf_filter_text(q, &q->filters[q->sys[OPENAT].first]),
+	assert_string_equal(sf_filter_text(q, &q->filters[sf_rule_first(q, &q->sys[OPENAT])]),
 			    "!(flags & (O_WRONLY|O_RDWR))");
-	assert_string_equal(sf_filter_text(q, &q->filters[q->sys[OPENAT].first + 2]),
+	assert_string_equal(sf_filter_text(q, &q->filters[sf_rule_first(q, &q->sys[OPENAT]) + 2]),
 			    "flags != O_PATH");
-	assert_string_equal(sf_filter_text(q, &q->filters[q->sys[WRITE].first]),
+	assert_string_equal(sf_filter_text(q, &q->filters[sf_rule_first(q, &q->sys[WRITE])]),
 			    "fd == 1 || fd == 2");
 	sf_policy_free(q);
 	sf_policy_free(p);
