@@ -5,9 +5,10 @@
 #     and in trusted mode, wall time and the child's CPU time (wait4); the
 #     figure is the median of ROUNDS rounds, each the median of 40 starts,
 #     configurations interleaved start by start; the "+" column is the
-#     median over the rounds of the round's difference to the first row.  Beside it, what does not depend on the
-#     machine's load: user instructions, syscall instructions and minor
-#     faults of one start (bench/icount.c, which single-steps the process).
+#     median over the rounds of the round's difference to the first row.
+#     Beside it, what does not depend on the machine's load: user
+#     instructions, syscall instructions and minor faults of one start
+#     (bench/icount.c, which single-steps the process).
 #  2. Scripts and make: each workload unfiltered, under the library
 #     (interposition), with SECFILTER_MODE=trusted (the library in LD_AUDIT,
 #     as the README and secfilter(1) show it, and in LD_AUDIT and LD_PRELOAD,
@@ -20,11 +21,11 @@
 #     run, of the wall time and of the CPU time of the whole process tree
 #     (bench/timed.c), and the table has the median ratios.  Each filtered
 #     run has its own unfiltered run beside it (before it in one round,
-#     after it in the next): the VM's speed drifts by 10-20% over tens of
-#     seconds, and a round of six runs against one unfiltered run took
-#     the drift for a cost (interposition 1.06x to 1.32x between rounds).  On a machine
-#     shared with other work the CPU time moves less: waiting for a CPU is
-#     not in it.
+#     after it in the next): the unfiltered loop took 2.04 to 2.56 s in
+#     five runs a minute, and a round of six runs against one unfiltered
+#     run took that drift for a cost (interposition 1.06x to 1.32x from
+#     round to round).  On a machine shared with other work the CPU time
+#     moves less: waiting for a CPU is not in it.
 set -u
 B=${B:-$TOP/build}
 LIB=$B/libsecfilter.so
@@ -209,7 +210,7 @@ run() {
 
 
 echo
-echo "workloads: ratio to the unfiltered run of the same round, median of $ROUNDS rounds;"
+echo "workloads: ratio to the unfiltered run beside each run, median of $ROUNDS rounds;"
 echo "wall time, and in parentheses CPU time (user + system of every process)"
 printf '%-44s %9s %15s %15s %15s %15s %15s\n' "" "plain ms" interpose trusted "+ LD_PRELOAD" \
 	"run --trusted" "empty LD_AUDIT"
