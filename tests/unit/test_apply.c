@@ -136,6 +136,29 @@ static void star_is_every_syscall(void **state)
 	sf_policy_free(p);
 }
 
+/* A policy without filters or returns has no index table, and its block
+ * (what a filtered start freezes) is one page of rules and a header; one
+ * filter or one return brings the table, and every index is as before. */
+static void index_table_only_when_needed(void **state)
+{
+	struct sf_policy *p = t_parse(NULL, "*: 1; ptrace: 0");
+	struct sf_policy *f = t_parse(NULL, "*: 1; io_uring_setup: 0; read: fd == 3; write: return EPERM");
+
+	(void)state;
+	assert_null(p->idx);
+	assert_true(p->size <= 4096 + 256);
+	assert_int_equal(sf_rule_first(p, &p->sys[READ]), 0);
+	assert_int_equal(sf_rule_test(p, &p->sys[READ]), 0);
+	assert_non_null(f->idx);
+	assert_int_equal(f->sys[READ].nfilters, 1);
+	assert_int_equal(t_decide(f, READ, 3, 0, 0, 0), SF_ALLOW);
+	assert_int_equal(t_decide(f, READ, 4, 0, 0, 0), (int)sf_rule_first(f, &f->sys[READ]));
+	assert_int_equal(t_decide(f, WRITE, 1, 0, 0, 0), SF_RETURN);
+	assert_int_equal(t_decide(f, CLOSE, 1, 0, 0, 0), SF_ALLOW);
+	sf_policy_free(p);
+	sf_policy_free(f);
+}
+
 static void star_zero_then_allow_when_unfiltered(void **state)
 {
 	struct sf_policy *p = t_parse(NULL, "*: 1; *: 0; read: 1");
@@ -521,6 +544,7 @@ int main(void)
 		cmocka_unit_test(narrowing_appends_filters),
 		cmocka_unit_test(zero_removes_and_drops_filters),
 		cmocka_unit_test(star_is_every_syscall),
+		cmocka_unit_test(index_table_only_when_needed),
 		cmocka_unit_test(star_zero_then_allow_when_unfiltered),
 		cmocka_unit_test(pending_policy_is_not_enforcing),
 		cmocka_unit_test(sources_are_kept_per_filter),
