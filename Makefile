@@ -28,9 +28,12 @@ HOST_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 # -mgeneral-regs-only: a rewritten syscall site enters the library without
 # saving the vector registers (preload/rwentry.S): no code of it may touch
 # them.
+# -fno-jump-tables: a switch compiled to a table reads it from .rodata,
+# a page fault of its own in a process that reads nothing else there (the
+# switch in sf_issue: every forked child of a filtered shell).
 PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
 	-fno-stack-protector -ftls-model=initial-exec -mgeneral-regs-only \
-	-ffunction-sections
+	-ffunction-sections -fno-jump-tables
 
 GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c \
 	$(B)/gen/groups_data.c $(B)/gen/args_data.c $(B)/gen/uring_data.c
@@ -158,14 +161,21 @@ LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 # default linker script), and sf_region (the wrappers, the library's own
 # syscalls) right after them: ~40 KB instead of ~176, beside the code
 # every call runs.  raw.S and rwentry.S (sf_sys, the stubs every start
-# calls) open sf_region, inside the same 64 KiB the kernel maps around
+# calls) open sf_region, then _exit and the generated wrappers (read,
+# write, close, dup2, getuid... first), inside the same 64 KiB the kernel maps around
 # the first fault of the hot text (an image of a trusted tree: 9 faults
 # inside the library, 8 since); the link checks sf_sys is still there.
+# That window is 64 KiB of addresses, aligned: with segments aligned to
+# 4 KiB the loader put the library anywhere, and the hot text straddled
+# two or three windows depending on where (a forked child of a filtered
+# shell: 2 faults in our text, or 1, from one run to the next).
+# max-page-size=64 KiB makes the loader align the library to 64 KiB
+# (glibc >= 2.35), for two more munmaps of the reservation's slack.
 $(B)/hot.ld: preload/hot.txt
 	@mkdir -p $(@D)
 	{ echo 'SECTIONS {'; echo '  .text.sf_hot : {'; \
 	  sed 's/#.*//' $< | awk 'NF { printf "    *(.text.%s .text.%s.* .text.startup.%s)\n", $$1, $$1, $$1 }'; \
-	  echo '  }'; echo '  sf_region : { *raw.S.o(sf_region) *rwentry.S.o(sf_region) *(sf_region) }'; \
+	  echo '  }'; echo '  sf_region : { *raw.S.o(sf_region) *rwentry.S.o(sf_region) *(sf_region.first) *wrappers.c.o(sf_region) *(sf_region) }'; \
 	  echo '}'; echo 'INSERT BEFORE .text;'; \
 	  echo 'SECTIONS { . = ALIGN(CONSTANT(MAXPAGESIZE)); }'; echo 'INSERT BEFORE .tdata;'; } >$@.tmp
 	mv $@.tmp $@
@@ -180,10 +190,12 @@ $(B)/hot.ld: preload/hot.txt
 # kernel filter decides whatever the library's pointers say.
 $(LIB_SO): $(LIB_PIC) $(B)/hot.ld
 	$(CC) -shared -nostdlib -Wl,-soname,$(SONAME) -o $@.tmp $(LIB_PIC) -lgcc -Wl,-z,now \
-		-Wl,-z,norelro -Wl,-z,noexecstack -Wl,--build-id=sha1 -Wl,-T,$(B)/hot.ld $(LDFLAGS)
+		-Wl,-z,norelro -Wl,-z,noexecstack -Wl,-z,max-page-size=0x10000 \
+		-Wl,--build-id=sha1 -Wl,-T,$(B)/hot.ld $(LDFLAGS)
 	@! readelf -d $@.tmp | grep -q NEEDED || { echo "$@: needs a library" >&2; exit 1; }
-	@nm $@.tmp | awk '$$3 == "sf_sys" { ok = length($$1) == 16 && $$1 < "0000000000010000" } \
-		END { exit !ok }' || { echo "$@: sf_sys left the hot text's first 64 KiB (preload/hot.txt grew)" >&2; exit 1; }
+	@nm $@.tmp | awk '$$3 == "sf_sys" { s = $$1 } $$3 == "__start_sf_region" { r = $$1 } \
+		END { exit !(s != "" && r != "" && substr(s, 1, 12) == "000000000001" && substr(r, 1, 12) == "000000000001") }' || \
+		{ echo "$@: sf_sys left the hot text's first 64 KiB (preload/hot.txt grew)" >&2; exit 1; }
 	mv $@.tmp $@
 
 $(LIB): $(LIB_SO)
