@@ -286,6 +286,40 @@ SF_WRAPPER int isatty(int fd)
 	return sf_ret(r) == 0;
 }
 
+/* glibc's _exit: exit_group, then exit if that came back (a policy that
+ * answers it with an errno), then a crash (hlt: SIGSEGV).  Wrapped, a
+ * shell's forked children end without a trap, whose signal frame was a
+ * page of their stack copied on write: dash ends every subshell and
+ * pipeline builtin with _exit.  (exit() reaches glibc's own _exit,
+ * unwrapped.)  Log mode's summary goes out first, as the trap path sends
+ * it (dispatch.c). */
+static inline __attribute__((always_inline)) void exit_call(long nr, int status, uintptr_t ip)
+{
+	long r;
+
+	if (sf_wrap_check(nr, SF_U(status), 0, 0, 0, 0, 0, ip, &r))
+		return;
+	if (nr == SYS_exit_group && __atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED) &&
+	    !sf_in_vfork)
+		sf_logsum_flush();
+	sf_sc6(nr, status, 0, 0, 0, 0, 0);
+}
+
+/* In sf_region's first 64 KiB with the hot text (Makefile, hot.ld): the
+ * one wrapper a forked child of a shell is sure to call. */
+#define SF_REGION_FIRST __attribute__((section("sf_region.first"), noinline, \
+	optimize("no-reorder-blocks-and-partition")))
+#define EXIT_WRAPPER(name)                                      \
+	SF_EXPORT SF_REGION_FIRST __attribute__((noreturn)) void name(int status) \
+	{                                                       \
+		exit_call(SYS_exit_group, status, SF_CALLER);   \
+		exit_call(SYS_exit, status, SF_CALLER);         \
+		for (;;)                                        \
+			__asm__ volatile("hlt");                \
+	}
+EXIT_WRAPPER(_exit)
+EXIT_WRAPPER(_Exit)
+
 /* Returns the error number rather than setting errno, as glibc's does.
  * glibc refuses the thread CPU clock itself (the kernel would say
  * EOPNOTSUPP) and names the process CPU clock as the kernel's CPU clock of

@@ -60,3 +60,15 @@ SECFILTER_ACTION=log filtered_trusted '*: 1; getppid: 0' \
 expect_grep '^main done$' tr.out
 expect_report tr.err getppid 'not in the allowed set'
 echo "ok log mode in trusted mode: the program runs on"
+
+# A subshell of dash ends with _exit (wrapped, no trap): its summary still
+# goes out before it does, and the parent, which saw no violation, sends
+# none.  (dash's umask reads the mask and puts it back: 2 calls.)
+env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; umask: 0' SECFILTER_ACTION=log \
+	sh -c '(umask >/dev/null); echo parent-done' >sub.out 2>sub.err
+[ $? -eq 0 ] || { cat sub.err >&2; fail "log mode, subshell: status $?"; }
+expect_grep '^parent-done$' sub.out
+[ "$(grep -c 'log mode: 2 calls the policy denies ran' sub.err)" -eq 1 ] || {
+	cat sub.err >&2; fail "expected one summary of 2 calls, from the subshell"; }
+expect_grep '^    sys_umask: 1 +# 2 calls: sh$' sub.err
+echo "ok log mode: a subshell's summary, sent before its _exit"
