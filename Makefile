@@ -162,15 +162,17 @@ LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 # syscalls) right after them: ~40 KB instead of ~176, beside the code
 # every call runs.  raw.S and rwentry.S (sf_sys, the stubs every start
 # calls) open sf_region, then _exit and the generated wrappers (read,
-# write, close, dup2, getuid... first), inside the same 64 KiB the kernel maps around
-# the first fault of the hot text (an image of a trusted tree: 9 faults
-# inside the library, 8 since); the link checks sf_sys is still there.
+# write, close, dup2, getuid... first), inside the same 64 KiB the kernel
+# maps around the first fault of the hot text (an image of a trusted
+# tree: 9 faults inside the library, 8 since); the link checks that
+# sf_sys and sf_region's start are still there, in [0x10000, 0x20000).
 # That window is 64 KiB of addresses, aligned: with segments aligned to
 # 4 KiB the loader put the library anywhere, and the hot text straddled
 # two or three windows depending on where (a forked child of a filtered
 # shell: 2 faults in our text, or 1, from one run to the next).
 # max-page-size=64 KiB makes the loader align the library to 64 KiB
-# (glibc >= 2.35), for two more munmaps of the reservation's slack.
+# (glibc >= 2.35), for four more of its calls an image (the reservation,
+# its slack unmapped, the holes between segments closed).
 $(B)/hot.ld: preload/hot.txt
 	@mkdir -p $(@D)
 	{ echo 'SECTIONS {'; echo '  .text.sf_hot : {'; \
