@@ -74,10 +74,7 @@ long sf_handle(struct sf_call *c)
 
 	if (d != SF_ALLOW && sf_act(p, c, d, &r))
 		return r; /* not issued: an errno, or what a trap left */
-	/* log mode's summary, before the process is gone (exec: logsum.c) */
-	if (__builtin_expect(__atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED), 0) &&
-	    c->nr == SYS_exit_group && !sf_in_vfork)
-		sf_logsum_flush();
+	sf_logsum_before(c->nr); /* before the process is gone (exec: logsum.c) */
 	if (c->i386) /* as it was made */
 		return sf_sys32(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
 				(long)c->a[3], (long)c->a[4], (long)c->a[5]);

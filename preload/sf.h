@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/ucontext.h>
 #include <linux/filter.h>
 
@@ -325,6 +326,15 @@ extern int sf_logsum_active;
  * the child shares the parent's memory, log mode's table included, and
  * must not flush the parent's summary at its exec or exit. */
 extern int sf_in_vfork;
+
+/* Before an allowed exit_group leaves (the trap path, _exit's wrapper):
+ * log mode's summary of this process, unless it is a vfork child. */
+static inline void sf_logsum_before(long nr)
+{
+	if (__builtin_expect(__atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED), 0) &&
+	    nr == SYS_exit_group && !sf_in_vfork)
+		sf_logsum_flush();
+}
 
 /* supervise.c: tells `secfilter run`, if it is listening, that this
  * process is about to be killed for c; with the report's text when it

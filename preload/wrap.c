@@ -292,16 +292,14 @@ SF_WRAPPER int isatty(int fd)
  * page of their stack copied on write: dash ends every subshell and
  * pipeline builtin with _exit.  (exit() reaches glibc's own _exit,
  * unwrapped.)  Log mode's summary goes out first, as the trap path sends
- * it (dispatch.c). */
+ * it (sf_logsum_before). */
 static inline __attribute__((always_inline)) void exit_call(long nr, int status, uintptr_t ip)
 {
 	long r;
 
 	if (sf_wrap_check(nr, SF_U(status), 0, 0, 0, 0, 0, ip, &r))
 		return;
-	if (nr == SYS_exit_group && __atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED) &&
-	    !sf_in_vfork)
-		sf_logsum_flush();
+	sf_logsum_before(nr);
 	sf_sc6(nr, status, 0, 0, 0, 0, 0);
 }
 
