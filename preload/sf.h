@@ -328,8 +328,10 @@ extern int sf_logsum_active;
 extern int sf_in_vfork;
 
 /* Before an allowed exit_group leaves (the trap path, _exit's wrapper):
- * log mode's summary of this process, unless it is a vfork child. */
-static inline void sf_logsum_before(long nr)
+ * log mode's summary of this process, unless it is a vfork child.  Always
+ * inline: a copy of its own in .text was a 64 KiB window of text every
+ * dash subshell faulted in at its _exit. */
+static inline __attribute__((always_inline)) void sf_logsum_before(long nr)
 {
 	if (__builtin_expect(__atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED), 0) &&
 	    nr == SYS_exit_group && !sf_in_vfork)

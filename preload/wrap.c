@@ -48,7 +48,7 @@ static int has_mode(int flags)
 		m_;                                             \
 	})
 
-SF_WRAPPER int open(const char *path, int flags, ...)
+SF_WRAPPER_FIRST int open(const char *path, int flags, ...)
 {
 	unsigned long mode = MODE_ARG(flags, flags);
 
@@ -56,15 +56,9 @@ SF_WRAPPER int open(const char *path, int flags, ...)
 				    mode, 0, 0, SF_CALLER));
 }
 
-SF_WRAPPER int open64(const char *path, int flags, ...)
-{
-	unsigned long mode = MODE_ARG(flags, flags);
+SF_TWIN(open64, open);
 
-	return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
-				    mode, 0, 0, SF_CALLER));
-}
-
-SF_WRAPPER int openat(int dfd, const char *path, int flags, ...)
+SF_WRAPPER_FIRST int openat(int dfd, const char *path, int flags, ...)
 {
 	unsigned long mode = MODE_ARG(flags, flags);
 
@@ -72,13 +66,7 @@ SF_WRAPPER int openat(int dfd, const char *path, int flags, ...)
 				    mode, 0, 0, SF_CALLER));
 }
 
-SF_WRAPPER int openat64(int dfd, const char *path, int flags, ...)
-{
-	unsigned long mode = MODE_ARG(flags, flags);
-
-	return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(dfd), SF_P(path), SF_U(flags),
-				    mode, 0, 0, SF_CALLER));
-}
+SF_TWIN(openat64, openat);
 
 /* _FORTIFY_SOURCE's open: glibc aborts when O_CREAT comes without a
  * mode; that case goes to glibc itself. */
@@ -142,21 +130,19 @@ fcntl_common(int fd, int cmd, unsigned long arg, uintptr_t ip)
 
 /* fcntl64 is fcntl on x86-64.  The argument is read whatever cmd is,
  * as glibc does: a register, not memory. */
-#define FCNTL_FN(name)                                           \
-	SF_WRAPPER int name(int fd, int cmd, ...)                \
-	{                                                        \
-		va_list ap;                                      \
-		unsigned long arg;                               \
-		va_start(ap, cmd);                               \
-		arg = va_arg(ap, unsigned long);                 \
-		va_end(ap);                                      \
-		return fcntl_common(fd, cmd, arg, SF_CALLER);    \
-	}
+SF_WRAPPER_FIRST int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	unsigned long arg;
 
-FCNTL_FN(fcntl)
-FCNTL_FN(fcntl64)
+	va_start(ap, cmd);
+	arg = va_arg(ap, unsigned long);
+	va_end(ap);
+	return fcntl_common(fd, cmd, arg, SF_CALLER);
+}
+SF_TWIN(fcntl64, fcntl);
 
-SF_WRAPPER int ioctl(int fd, unsigned long req, ...)
+SF_WRAPPER_FIRST int ioctl(int fd, unsigned long req, ...)
 {
 	va_list ap;
 	unsigned long arg;
@@ -220,7 +206,7 @@ SF_WRAPPER long syscall(long nr, ...)
  * trap fewer per command.  Where dispatch is not armed (no policy, or the
  * kernel filter of trusted mode, which follows the exec by itself), the
  * plain call. */
-SF_WRAPPER int execve(const char *path, char *const argv[], char *const envp[])
+SF_WRAPPER_FIRST int execve(const char *path, char *const argv[], char *const envp[])
 {
 	struct sf_call c = { .nr = SYS_execve, .a = { SF_P(path), SF_P(argv), SF_P(envp) },
 			     .ip = SF_CALLER, .uc = NULL };
@@ -278,7 +264,7 @@ long sf_vfork_errno(long r)
 }
 
 /* glibc's isatty is tcgetattr, i.e. one TCGETS ioctl; errno as it sets. */
-SF_WRAPPER int isatty(int fd)
+SF_WRAPPER_FIRST int isatty(int fd)
 {
 	char termios[64];
 	long r = sf_wrap6(SYS_ioctl, SF_U(fd), TCGETS, SF_P(termios), 0, 0, 0, SF_CALLER);
@@ -303,10 +289,8 @@ static inline __attribute__((always_inline)) void exit_call(long nr, int status,
 	sf_sc6(nr, status, 0, 0, 0, 0, 0);
 }
 
-/* In sf_region's first 64 KiB with the hot text (Makefile, hot.ld): the
- * one wrapper a forked child of a shell is sure to call. */
-#define SF_REGION_FIRST __attribute__((section("sf_region.first"), noinline, \
-	optimize("no-reorder-blocks-and-partition")))
+/* At the head of sf_region (SF_REGION_FIRST): the one wrapper a forked
+ * child of a shell is sure to call. */
 #define EXIT_WRAPPER(name)                                      \
 	SF_EXPORT SF_REGION_FIRST __attribute__((noreturn)) void name(int status) \
 	{                                                       \
@@ -341,30 +325,23 @@ SF_WRAPPER int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 /* glibc's fstat refuses a negative descriptor before the call:
  * newfstatat(AT_FDCWD, "", AT_EMPTY_PATH) would stat the working
  * directory. */
-SF_WRAPPER int fstat(int fd, struct stat *buf)
+SF_WRAPPER_FIRST int fstat(int fd, struct stat *buf)
 {
 	return (int)sf_ret(sf_fstat(fd, buf, SF_CALLER));
 }
-
-SF_WRAPPER int fstat64(int fd, struct stat *buf)
-{
-	return (int)sf_ret(sf_fstat(fd, buf, SF_CALLER));
-}
+SF_TWIN(fstat64, fstat);
 
 /* glibc refuses an offset that is not a multiple of the page size before
  * the call (EINVAL): a policy answering mmap with an errno must not hide
  * that. */
-#define MMAP_FN(name)                                                                 \
-	SF_WRAPPER void *name(void *addr, size_t len, int prot, int flags, int fd, off_t off) \
-	{                                                                             \
-		if (off & 4095)                                                       \
-			return (void *)sf_ret(-EINVAL);                               \
-		return (void *)sf_ret(sf_wrap6(SYS_mmap, SF_P(addr), len, SF_U(prot),  \
-					       SF_U(flags), SF_U(fd), SF_U(off), SF_CALLER)); \
-	}
-
-MMAP_FN(mmap)
-MMAP_FN(mmap64)
+SF_WRAPPER_FIRST void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (off & 4095)
+		return (void *)sf_ret(-EINVAL);
+	return (void *)sf_ret(sf_wrap6(SYS_mmap, SF_P(addr), len, SF_U(prot), SF_U(flags),
+				       SF_U(fd), SF_U(off), SF_CALLER));
+}
+SF_TWIN(mmap64, mmap);
 
 static void *next_fn(const char *name);
 struct statx; /* <sys/stat.h> would clash with this file's fstat */
@@ -447,12 +424,12 @@ static inline __attribute__((always_inline)) long mask_call(int how, const sigse
 			0, 0, ip);
 }
 
-SF_WRAPPER int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+SF_WRAPPER_FIRST int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	return (int)sf_ret(mask_call(how, set, old, SF_CALLER));
 }
 
-SF_WRAPPER int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+SF_WRAPPER_FIRST int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	long r = mask_call(how, set, old, SF_CALLER);
 
@@ -559,7 +536,7 @@ static inline __attribute__((always_inline)) int full_sigaction(int sig, const s
 	return (int)r;
 }
 
-SF_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+SF_WRAPPER_FIRST int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	static int (*real)(int, const struct sigaction *, struct sigaction *);
 

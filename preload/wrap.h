@@ -19,6 +19,16 @@
 extern char __libc_single_threaded __attribute__((weak));
 
 #define SF_WRAPPER SF_EXPORT SF_REGION
+/* The wrappers a shell, make or a coreutil calls in every start (open,
+ * fcntl, sigaction, execve...): placed with _exit at the head of
+ * sf_region, inside the 64 KiB of text every start faults in anyway
+ * (Makefile, hot.ld).  Elsewhere in sf_region, each was a fault of its
+ * own in every image and in every forked child that calls it. */
+#define SF_REGION_FIRST __attribute__((section("sf_region.first"), noinline, \
+	optimize("no-reorder-blocks-and-partition")))
+#define SF_WRAPPER_FIRST SF_EXPORT SF_REGION_FIRST
+/* x86-64's twins (open64, fcntl64...): the same function, one copy. */
+#define SF_TWIN(name, of) SF_EXPORT extern __typeof(of) name __attribute__((alias(#of)))
 #define SF_CALLER ((uintptr_t)__builtin_return_address(0))
 
 /* Decides a call whose rule has filters (or that is not allowed): 0 to
