@@ -55,8 +55,9 @@ static inline int sf_libc_bound(void)
 #define SF_COLD_BSS __attribute__((section(".lbss.sf_cold")))
 /* Code whose syscall instructions are allowed: it must never be inlined
  * into a caller outside the region, nor split into a cold part elsewhere. */
-#define SF_REGION __attribute__((section("sf_region"), noinline, \
+#define SF_REGION_IN(sec) __attribute__((section(sec), noinline, \
 	optimize("no-reorder-blocks-and-partition")))
+#define SF_REGION SF_REGION_IN("sf_region")
 
 #define SF_SIGSYS_BIT (1ull << (SIGSYS - 1))
 /* glibc's internal signals (SIGCANCEL, SIGSETXID): its pthread_sigmask

@@ -24,8 +24,7 @@ extern char __libc_single_threaded __attribute__((weak));
  * sf_region, inside the 64 KiB of text every start faults in anyway
  * (Makefile, hot.ld).  Elsewhere in sf_region, each was a fault of its
  * own in every image and in every forked child that calls it. */
-#define SF_REGION_FIRST __attribute__((section("sf_region.first"), noinline, \
-	optimize("no-reorder-blocks-and-partition")))
+#define SF_REGION_FIRST SF_REGION_IN("sf_region.first")
 #define SF_WRAPPER_FIRST SF_EXPORT SF_REGION_FIRST
 /* x86-64's twins (open64, fcntl64...): the same function, one copy. */
 #define SF_TWIN(name, of) SF_EXPORT extern __typeof(of) name __attribute__((alias(#of)))
