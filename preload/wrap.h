@@ -22,8 +22,9 @@ extern char __libc_single_threaded __attribute__((weak));
 /* The wrappers a shell, make or a coreutil calls in every start (open,
  * fcntl, sigaction, execve...): placed with _exit at the head of
  * sf_region, inside the 64 KiB of text every start faults in anyway
- * (Makefile, hot.ld).  Elsewhere in sf_region, each was a fault of its
- * own in every image and in every forked child that calls it. */
+ * (Makefile, hot.ld).  Further into sf_region they fell in the next
+ * window: one more fault in every start of sh, and (execve) in every
+ * forked child that execs. */
 #define SF_REGION_FIRST SF_REGION_IN("sf_region.first")
 #define SF_WRAPPER_FIRST SF_EXPORT SF_REGION_FIRST
 /* x86-64's twins (open64, fcntl64...): the same function, one copy. */
