@@ -114,8 +114,7 @@ static unsigned rw_at = REWRITE_AT; /* SECFILTER_REWRITE=N */
 static char rw_env[32];             /* what exec passes on, if not the default */
 static int rw_ready SF_HOT; /* settings read: rewriting may start (every start writes it) */
 static int rw_full SF_HOT;  /* the site table is full: no more rewriting */
-/* -1 until the first placement needs it: cpuid traps to the hypervisor
- * in a VM (15 us here), too dear for every start of every process. */
+/* -1 until the first placement needs it. */
 static int have_cx16 = -1;
 
 const char *sf_rw_env(void)
@@ -123,10 +122,25 @@ const char *sf_rw_env(void)
 	return rw_env[0] ? rw_env : NULL;
 }
 
+/* Whether cmpxchg16b exists.  cpuid traps to the hypervisor in a VM:
+ * 10-15 us, two thirds of a first rewrite's own time in a filtered sed
+ * (perf, Intel VM).  glibc's loader already ran it and keeps the raw
+ * leaf 1 registers, which libc hands out (__x86_get_cpuid_feature_leaf,
+ * glibc 2.33 on: a read of the loader's data, no call out, no syscall);
+ * the lookup is libc's own symbol, not what the program may interpose.
+ * Without it (an older libc, none at all), cpuid. */
+struct cpuid_leaf {
+	unsigned cpuid[4], active[4]; /* eax, ebx, ecx, edx */
+};
+
 static int cpu_cx16(void)
 {
+	const struct cpuid_leaf *(*leaf)(unsigned) =
+		(const struct cpuid_leaf *(*)(unsigned))sf_libc_sym("__x86_get_cpuid_feature_leaf");
 	unsigned a = 1, b, c = 0, d;
 
+	if (leaf && leaf(0)) /* 0: CPUID_INDEX_1 */
+		return (leaf(0)->cpuid[2] >> 13) & 1;
 	__asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
 	return (c >> 13) & 1;
 }
