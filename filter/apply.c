@@ -520,8 +520,7 @@ static uint32_t intern(char *strings, uint32_t *used, const char *s)
 static void measure(const struct scratch *s, struct sizes *z)
 {
 	unsigned nr, i;
-
-	uint32_t preds = 0;
+	uint32_t preds = 0; /* a local: z's stores would reread s */
 
 	memset(z, 0, sizeof(*z));
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
