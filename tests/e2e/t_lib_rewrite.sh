@@ -30,6 +30,8 @@ expect_grep '^regs_site rewritten yes$' out
 expect_grep '^site_c rewritten yes$' out
 expect_grep '^site_c read 2 2 000$' out
 expect_grep '^site_d rewritten yes$' out
+expect_grep '^site_e pid ok$' out
+expect_grep '^site_e rewritten yes$' out
 [ "$(grep -c '^lea$' out)" -eq 2 ] || fail "site_d did not write twice"
 expect_grep '^wx mappings 0$' out
 expect_grep '^site page r-xp$' out
@@ -38,6 +40,7 @@ expect_grep '^regs 2 ok$' out
 expect_grep '^site_a rewritten no$' out
 expect_grep '^regs_site rewritten no$' out
 expect_grep '^site_c rewritten no$' out
+expect_grep '^site_e rewritten no$' out
 expect_grep '^site_c read 2 2 000$' out
 "$P" sites >out 2>err || fail "sites, unfiltered: status $?"
 expect_grep '^site_a rewritten no$' out
@@ -50,6 +53,7 @@ env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='*
 expect_grep '^regs 2 ok$' out
 expect_grep '^site_a rewritten no$' out
 expect_grep '^site_d rewritten no$' out
+expect_grep '^site_e rewritten no$' out
 expect_grep '^wx mappings 0$' out
 echo "ok trusted mode rewrites nothing"
 

@@ -10,6 +10,12 @@
  *   site_c(fd, buf, n)      xor %eax,%eax; syscall; cmp; ret   (glibc's
  *                           __read_nocancel: the jump covers the syscall
  *                           and the first byte after it)
+ *   site_e(p)               mov %rcx,%rcx; mov (%rdi),%rcx; mov $39,%eax;
+ *                           syscall: getpid, whose one movable start (the
+ *                           load may fault, it stays) lies at byte 6 of a
+ *                           16-byte line: the jump's bytes straddle 8, one
+ *                           16-byte cmpxchg or no rewrite (rewrite.c's
+ *                           cx16, from libc's copy of cpuid)
  * Usage: lib_rewrite MODE [ARG]
  *   sites          calls each site twice; "site_a rewritten yes|no", same
  *                  for regs_site and site_c (its bytes changed in memory);
@@ -118,6 +124,24 @@ __asm__(".section .rodata\n"
 	".cfi_endproc\n"
 	".size site_d, .-site_d\n");
 
+long site_e(const long *p);
+extern const unsigned char site_e_start[];
+__asm__(".text\n"
+	".p2align 4\n"
+	".globl site_e\n"
+	".type site_e,@function\n"
+	"site_e:\n"
+	".cfi_startproc\n"
+	".globl site_e_start\n"
+	"site_e_start:\n"
+	"	.byte 0x48, 0x89, 0xc9\n"     /* mov %rcx,%rcx, 3 bytes */
+	"	.byte 0x48, 0x8b, 0x0f\n"     /* mov (%rdi),%rcx */
+	"	.byte 0xb8, 39, 0, 0, 0\n"    /* mov $39,%eax, at byte 6 */
+	"	syscall\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size site_e, .-site_e\n");
+
 /* jump_into(addr, nr, a0, a1, a2): enters code at addr (an instruction
  * boundary inside a site) with the syscall registers set, as a jump from
  * elsewhere in a function would. */
@@ -221,7 +245,7 @@ __asm__(".text\n"
 	".cfi_endproc\n"
 	".size regs_site, .-regs_site\n");
 
-static unsigned char orig_a[16], orig_regs[16], orig_c[16], orig_d[16];
+static unsigned char orig_a[16], orig_regs[16], orig_c[16], orig_d[16], orig_e[16];
 
 static int changed(const unsigned char *now, const unsigned char *was)
 {
@@ -348,6 +372,7 @@ int main(int argc, char **argv)
 	memcpy(orig_regs, regs_start, 16);
 	memcpy(orig_c, site_c_start, 16);
 	memcpy(orig_d, site_d_start, 16);
+	memcpy(orig_e, site_e_start, 16);
 	printf("site_a ip %lx\n", (unsigned long)(uintptr_t)site_a_ret);
 	fflush(stdout);
 	if (!strcmp(mode, "sites")) {
@@ -367,6 +392,11 @@ int main(int argc, char **argv)
 		site_d(1);
 		site_d(1);
 		printf("site_d rewritten %s\n", changed(site_d_start, orig_d) ? "yes" : "no");
+		{
+			long word = 0, p1 = site_e(&word), p2 = site_e(&word);
+			printf("site_e pid %s\n", p1 == getpid() && p2 == p1 ? "ok" : "wrong");
+			printf("site_e rewritten %s\n", changed(site_e_start, orig_e) ? "yes" : "no");
+		}
 		printf("regs_site rewritten %s\n", changed(regs_start, orig_regs) ? "yes" : "no");
 		maps_check(site_a_start);
 	} else if (!strcmp(mode, "race") && argc > 2) {
