@@ -243,46 +243,56 @@ static int narrows(const struct scratch *s, const struct applying *a,
 	}
 }
 
-/* One rule on one syscall (SPEC §2 "Meaning", with actions):
- *   1           in S, its calls run when they pass F[nr]
- *   expr        the same, and expr appended to F[nr] (with its else)
- *   ACTION      in S, every call gets ACTION (return E, kill, trap, log):
- *               F[nr] dropped
- *   0           out of S, F[nr] dropped */
-/* The rules without an expression (1, 0, ACTION): what apply_one does
- * once narrows has agreed.  Inlined into the loop of `*`, which runs it
- * for every syscall of a start. */
-static inline void set_plain(struct scratch *s, const struct sf_rule *r, unsigned nr)
+/* The rules without an expression (1, 0, ACTION), read once: what
+ * apply_one does once narrows has agreed, and what `*` does to every
+ * syscall of a start.  A byte store may alias anything, so a loop that
+ * read the rule at each number reread it 512 times (6.5k of a filtered
+ * start's 47k instructions in the library). */
+struct plain {
+	uint8_t allowed;
+	uint16_t ret;
+	int keep_filters; /* `1` leaves F[nr]; 0 and an ACTION drop it */
+};
+
+static struct plain plain_of(const struct sf_rule *r)
 {
-	s->allowed[nr] = r->rhs != SF_RHS_REMOVE;
-	s->ret[nr] = r->rhs == SF_RHS_RETURN ? r->action : 0;
-	if (s->filters && r->rhs != SF_RHS_ALLOW)
+	return (struct plain){ r->rhs != SF_RHS_REMOVE,
+			       r->rhs == SF_RHS_RETURN ? r->action : 0,
+			       r->rhs == SF_RHS_ALLOW };
+}
+
+static void set_plain(struct scratch *s, struct plain pl, unsigned nr)
+{
+	s->allowed[nr] = pl.allowed;
+	s->ret[nr] = pl.ret;
+	if (s->filters && !pl.keep_filters)
 		s->filters[nr].n = 0;
 }
 
-/* set_plain for every number the table has, with the rule read once: a
- * byte store may alias anything, so the loop over set_plain reread the
- * rule and the scratch's fields at each of 512 numbers (6.5k of a
- * filtered start's 47k instructions in the library). */
 static void all_plain(struct scratch *s, const struct sf_rule *r)
 {
-	const uint8_t allowed = r->rhs != SF_RHS_REMOVE;
-	const uint16_t ret = r->rhs == SF_RHS_RETURN ? r->action : 0;
-	struct sf_vec *filters = r->rhs != SF_RHS_ALLOW ? s->filters : NULL;
+	const struct plain pl = plain_of(r);
 	uint8_t *al = s->allowed;
 	uint16_t *rt = s->ret;
 	unsigned nr;
 
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
 		if (sf_syscall_row[nr] != SF_NO_ROW) {
-			al[nr] = allowed;
-			rt[nr] = ret;
+			al[nr] = pl.allowed;
+			rt[nr] = pl.ret;
 		}
-	for (nr = 0; filters && nr < SF_NR_COUNT; nr++)
+	/* apart: most policies have no filter vectors at all */
+	for (nr = 0; s->filters && !pl.keep_filters && nr < SF_NR_COUNT; nr++)
 		if (sf_syscall_row[nr] != SF_NO_ROW)
-			filters[nr].n = 0;
+			s->filters[nr].n = 0;
 }
 
+/* One rule on one syscall (SPEC §2 "Meaning", with actions):
+ *   1           in S, its calls run when they pass F[nr]
+ *   expr        the same, and expr appended to F[nr] (with its else)
+ *   ACTION      in S, every call gets ACTION (return E, kill, trap, log):
+ *               F[nr] dropped
+ *   0           out of S, F[nr] dropped */
 static int apply_one(struct scratch *s, const struct applying *a, const struct sf_rule *r,
 		     unsigned nr)
 {
@@ -310,7 +320,7 @@ static int apply_one(struct scratch *s, const struct applying *a, const struct s
 		return 0;
 	}
 	default:
-		set_plain(s, r, nr);
+		set_plain(s, plain_of(r), nr);
 		return 0;
 	}
 }
@@ -350,7 +360,7 @@ static int apply_rule(struct scratch *s, const struct applying *a,
 			all_plain(s, r);
 			return 0;
 		}
-		for (nr = 0; nr < SF_NR_COUNT && a->enforcing; nr++)
+		for (nr = 0; nr < SF_NR_COUNT; nr++)
 			if (sf_syscall_row[nr] != SF_NO_ROW && (rc = apply_one(s, a, r, nr)))
 				return rc;
 		return 0;

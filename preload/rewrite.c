@@ -123,24 +123,25 @@ const char *sf_rw_env(void)
 }
 
 /* Whether cmpxchg16b exists.  cpuid exits to the hypervisor in a VM
- * (6.4 us on the Intel VM here, 15 on the PVM one): two thirds of
- * rewrite_in's perf samples in a filtered sed rewriting early.  glibc's loader already ran it and keeps the raw
- * leaf 1 registers, which libc hands out (__x86_get_cpuid_feature_leaf,
- * glibc 2.33 on: a read of the loader's data, no call out, no syscall);
- * the lookup is libc's own symbol, not what the program may interpose.
- * Without it (an older libc, none at all), cpuid. */
+ * (6.4 us on the Intel VM here, 15 on the PVM one: two thirds of
+ * rewrite_in's perf samples in a sed rewriting early).  glibc's loader
+ * ran it already and keeps the raw registers of leaf 1, which libc
+ * returns (__x86_get_cpuid_feature_leaf, glibc 2.33 on: a read of the
+ * loader's data, no syscall); the address is from libc's own symbol
+ * table, not what the program interposes.  Without it, cpuid. */
 struct cpuid_leaf {
 	unsigned cpuid[4], active[4]; /* eax, ebx, ecx, edx */
 };
 
 static int cpu_cx16(void)
 {
-	const struct cpuid_leaf *(*leaf)(unsigned) =
+	const struct cpuid_leaf *(*get)(unsigned) =
 		(const struct cpuid_leaf *(*)(unsigned))sf_libc_sym("__x86_get_cpuid_feature_leaf");
+	const struct cpuid_leaf *leaf1 = get ? get(0) : NULL; /* 0: CPUID_INDEX_1 */
 	unsigned a = 1, b, c = 0, d;
 
-	if (leaf && leaf(0)) /* 0: CPUID_INDEX_1 */
-		return (leaf(0)->cpuid[2] >> 13) & 1;
+	if (leaf1)
+		return (leaf1->cpuid[2] >> 13) & 1;
 	__asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
 	return (c >> 13) & 1;
 }
