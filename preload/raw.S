@@ -389,3 +389,63 @@ sf_unw_getcontext:
 	.size sf_unw_getcontext, .-sf_unw_getcontext
 
 	.section .note.GNU-stack,"",@progbits
+
+/* void sf_trap_return(ucontext_t *uc, uint64_t xfeatures), never returns.
+ * Resumes a trapped call's context as rt_sigreturn would, without the
+ * syscall (dispatch.c says when it may): the vector state the kernel saved
+ * (xrstor64 of the components it saved, or fxrstor64 when xfeatures is 0)
+ * and cleared for the handler, then every general register, the flags,
+ * rsp and rip.
+ * The last three come from three slots the caller proved lie inside the
+ * frame's saved vector state, at the program's rsp-216 (flags, rbx, rip),
+ * below its red zone: once rsp points at them, a signal arriving builds
+ * its frame below them, and `ret $192` takes rip and the program's rsp in
+ * one instruction.  Nothing is read below rsp after the switch.
+ * gregs[REG_CR2] (22), unused on the way back, holds the slots' address. */
+#define UC_FPREGS 224                                  /* uc_mcontext.fpregs */
+	.section .text.sf_trap_return,"ax",@progbits
+	.globl sf_trap_return
+	.hidden sf_trap_return
+	.type sf_trap_return,@function
+sf_trap_return:
+	.cfi_startproc
+	.cfi_undefined rip
+	mov %rdi, %rbx
+	mov UC_FPREGS(%rbx), %rdi
+	test %rsi, %rsi
+	jz 1f
+	mov %esi, %eax
+	shr $32, %rsi
+	mov %esi, %edx
+	xrstor64 (%rdi)
+	jmp 2f
+1:	fxrstor64 (%rdi)
+2:	mov UC_GREG(15)(%rbx), %rdx
+	sub $216, %rdx
+	mov UC_GREG(17)(%rbx), %rax     /* eflags */
+	mov %rax, (%rdx)
+	mov UC_GREG(11)(%rbx), %rax     /* rbx */
+	mov %rax, 8(%rdx)
+	mov UC_GREG(16)(%rbx), %rax     /* rip */
+	mov %rax, 16(%rdx)
+	mov %rdx, UC_GREG(22)(%rbx)
+	mov UC_GREG(0)(%rbx), %r8
+	mov UC_GREG(1)(%rbx), %r9
+	mov UC_GREG(2)(%rbx), %r10
+	mov UC_GREG(3)(%rbx), %r11
+	mov UC_GREG(4)(%rbx), %r12
+	mov UC_GREG(5)(%rbx), %r13
+	mov UC_GREG(6)(%rbx), %r14
+	mov UC_GREG(7)(%rbx), %r15
+	mov UC_GREG(8)(%rbx), %rdi
+	mov UC_GREG(9)(%rbx), %rsi
+	mov UC_GREG(10)(%rbx), %rbp
+	mov UC_GREG(12)(%rbx), %rdx
+	mov UC_GREG(13)(%rbx), %rax
+	mov UC_GREG(14)(%rbx), %rcx
+	mov UC_GREG(22)(%rbx), %rsp
+	popfq
+	pop %rbx
+	ret $192
+	.cfi_endproc
+	.size sf_trap_return, .-sf_trap_return

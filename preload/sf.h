@@ -90,6 +90,8 @@ void sf_restorer_plain(void);
 long sf_trap_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5,
 		     uintptr_t site);
 extern char sf_trap_syscall_ret[];
+/* Back to a trapped context without rt_sigreturn (dispatch.c). */
+void sf_trap_return(ucontext_t *uc, uint64_t xfeatures) __attribute__((noreturn));
 
 /* Inline raw syscalls, for SF_REGION functions only. */
 static inline __attribute__((always_inline)) long
@@ -183,6 +185,7 @@ struct sf_call {
 	uintptr_t ip;   /* where in the program it was issued */
 	ucontext_t *uc; /* the trap frame, or NULL from a wrapper */
 	int i386;       /* a 32-bit call (int $0x80): nr and a[] are i386's */
+	int plain;      /* set by sf_handle: allowed and issued as made, no more */
 };
 
 #ifndef AUDIT_ARCH_X86_64

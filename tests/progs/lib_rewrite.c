@@ -25,6 +25,17 @@
  *   regs           regs_site twice; "regs N ok" when every register the
  *                  program keeps across a syscall (general, flags with CF
  *                  and DF set, xmm0-15) and the red zone came back intact
+ *   regs-signals N regs_site N times, silent unless wrong, while another
+ *                  thread keeps sending SIGUSR1, whose handler makes a
+ *                  syscall and uses vector registers: "regs-signals N
+ *                  wrong K, signals handled"
+ *   alt-regs       regs twice, then vregs, with an alternate signal stack
+ *                  (the trap's frame is built there)
+ *   vregs          a getpid between full-width vector loads and stores,
+ *                  three times: "vregs ymm ok" when ymm0-15 came back
+ *                  whole, "vregs zmm ok" for zmm0-31 and k1-7 (either
+ *                  "absent" when the CPU or the kernel lacks it): the
+ *                  state a trap's signal frame saves and must give back
  *   loops N        N getppid through site_a in main, in a thread and in a
  *                  forked child (for a count of SIGSYS under strace)
  *   thread NR      getppid through site_a, then a thread calls NR there
@@ -70,6 +81,8 @@ extern const unsigned char site_d_start[];
 extern const unsigned char site_c_start[];
 extern const unsigned char site_a_start[], site_a_ret[];
 void regs_site(const uint64_t *in, uint64_t *out);
+void ymm_site(const uint8_t *in, uint8_t *out);
+void zmm_site(const uint8_t *in, uint8_t *out);
 extern const unsigned char regs_start[], regs_sys[];
 
 __asm__(".text\n"
@@ -252,7 +265,7 @@ static int changed(const unsigned char *now, const unsigned char *was)
 	return memcmp(now, was, 16) != 0;
 }
 
-static void regs(int round)
+static unsigned regs_check(int round, int verbose)
 {
 	uint64_t in[NWORDS], out[NWORDS];
 	unsigned i, bad = 0;
@@ -266,17 +279,109 @@ static void regs(int round)
 		if (i == W_RFLAGS)
 			continue;
 		if (in[i] != out[i]) {
-			printf("regs %d: word %u was %#llx, is %#llx\n", round, i,
-			       (unsigned long long)in[i], (unsigned long long)out[i]);
+			if (verbose)
+				printf("regs %d: word %u was %#llx, is %#llx\n", round, i,
+				       (unsigned long long)in[i], (unsigned long long)out[i]);
 			bad++;
 		}
 	}
 	if ((out[W_RFLAGS] & 0x401) != 0x401) { /* CF, DF */
-		printf("regs %d: flags %#llx lost CF or DF\n", round, (unsigned long long)out[W_RFLAGS]);
+		if (verbose)
+			printf("regs %d: flags %#llx lost CF or DF\n", round,
+			       (unsigned long long)out[W_RFLAGS]);
 		bad++;
 	}
-	if (!bad)
+	return bad;
+}
+
+static void regs(int round)
+{
+	if (!regs_check(round, 1))
 		printf("regs %d ok\n", round);
+}
+
+/* regs-signals: SIGUSR1 keeps arriving from another thread while regs_site
+ * traps; the handler traps too and uses the vector registers. */
+static volatile sig_atomic_t handled;
+static volatile int stop_signals;
+static pthread_t main_thread;
+
+static void usr1(int sig)
+{
+	volatile double x = sig;
+	long r;
+
+	__asm__ volatile("syscall" : "=a"(r) : "a"((long)SYS_getppid) : "rcx", "r11", "memory");
+	x = x * 1.5 + (double)r;
+	handled = handled + (x > 0);
+}
+
+static void *send_usr1(void *a)
+{
+	(void)a;
+	while (!stop_signals)
+		pthread_kill(main_thread, SIGUSR1);
+	return NULL;
+}
+
+/* ymm_site(in, out): ymm0-15 from in (512 bytes), getpid, ymm0-15 to out.
+ * zmm_site(in, out): zmm0-31 (2048 bytes) and k1-7 (56) likewise. */
+#define VLD(n) "vmovdqu " #n "*32(%rdi), %ymm" #n "\n"
+#define VST(n) "vmovdqu %ymm" #n ", " #n "*32(%rsi)\n"
+#define ZLD(n) "vmovdqu64 " #n "*64(%rdi), %zmm" #n "\n"
+#define ZST(n) "vmovdqu64 %zmm" #n ", " #n "*64(%rsi)\n"
+#define KLD(n) "kmovq 2048+" #n "*8-8(%rdi), %k" #n "\n"
+#define KST(n) "kmovq %k" #n ", 2048+" #n "*8-8(%rsi)\n"
+__asm__(".text\n"
+	".globl ymm_site\n"
+	".type ymm_site,@function\n"
+	"ymm_site:\n"
+	VLD(0) VLD(1) VLD(2) VLD(3) VLD(4) VLD(5) VLD(6) VLD(7)
+	VLD(8) VLD(9) VLD(10) VLD(11) VLD(12) VLD(13) VLD(14) VLD(15)
+	"	mov $39, %eax\n"
+	"	syscall\n"
+	VST(0) VST(1) VST(2) VST(3) VST(4) VST(5) VST(6) VST(7)
+	VST(8) VST(9) VST(10) VST(11) VST(12) VST(13) VST(14) VST(15)
+	"	vzeroupper\n"
+	"	ret\n"
+	".size ymm_site, .-ymm_site\n"
+	".globl zmm_site\n"
+	".type zmm_site,@function\n"
+	"zmm_site:\n"
+	ZLD(0) ZLD(1) ZLD(2) ZLD(3) ZLD(4) ZLD(5) ZLD(6) ZLD(7)
+	ZLD(8) ZLD(9) ZLD(10) ZLD(11) ZLD(12) ZLD(13) ZLD(14) ZLD(15)
+	ZLD(16) ZLD(17) ZLD(18) ZLD(19) ZLD(20) ZLD(21) ZLD(22) ZLD(23)
+	ZLD(24) ZLD(25) ZLD(26) ZLD(27) ZLD(28) ZLD(29) ZLD(30) ZLD(31)
+	KLD(1) KLD(2) KLD(3) KLD(4) KLD(5) KLD(6) KLD(7)
+	"	mov $39, %eax\n"
+	"	syscall\n"
+	ZST(0) ZST(1) ZST(2) ZST(3) ZST(4) ZST(5) ZST(6) ZST(7)
+	ZST(8) ZST(9) ZST(10) ZST(11) ZST(12) ZST(13) ZST(14) ZST(15)
+	ZST(16) ZST(17) ZST(18) ZST(19) ZST(20) ZST(21) ZST(22) ZST(23)
+	ZST(24) ZST(25) ZST(26) ZST(27) ZST(28) ZST(29) ZST(30) ZST(31)
+	KST(1) KST(2) KST(3) KST(4) KST(5) KST(6) KST(7)
+	"	vzeroupper\n"
+	"	ret\n"
+	".size zmm_site, .-zmm_site\n");
+
+static void vregs(const char *name, void (*site)(const uint8_t *, uint8_t *), size_t n)
+{
+	static uint8_t in[2048 + 56], out[2048 + 56];
+	unsigned round, bad = 0;
+	size_t i;
+
+	for (round = 1; round <= 3; round++) {
+		for (i = 0; i < n; i++)
+			in[i] = (uint8_t)(i * 131 + round * 7 + 1);
+		memset(out, 0, n);
+		site(in, out);
+		for (i = 0; i < n; i++)
+			bad += in[i] != out[i];
+	}
+	if (bad)
+		printf("vregs %s: %u bytes wrong\n", name, bad);
+	else
+		printf("vregs %s ok\n", name);
 }
 
 static long getppid_a(void)
@@ -442,6 +547,35 @@ int main(int argc, char **argv)
 		printf("inside: %ld wrong; rewritten %s %s\n", bad,
 		       changed(site_a_start, orig_a) ? "yes" : "no",
 		       changed(site_c_start, orig_c) ? "yes" : "no");
+	} else if (!strcmp(mode, "vregs") || !strcmp(mode, "alt-regs")) {
+		static char alt[1 << 16];
+		stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt };
+		if (!strcmp(mode, "alt-regs")) {
+			if (sigaltstack(&ss, NULL))
+				perror("sigaltstack");
+			regs(1);
+			regs(2);
+		}
+		__builtin_cpu_init();
+		if (__builtin_cpu_supports("avx"))
+			vregs("ymm", ymm_site, 512);
+		else
+			printf("vregs ymm absent\n");
+		if (__builtin_cpu_supports("avx512bw"))
+			vregs("zmm", zmm_site, 2048 + 56);
+		else
+			printf("vregs zmm absent\n");
+	} else if (!strcmp(mode, "regs-signals") && argc > 2) {
+		long k, n = atol(argv[2]), wrong = 0;
+		main_thread = pthread_self();
+		signal(SIGUSR1, usr1);
+		pthread_create(&th, NULL, send_usr1, NULL);
+		for (k = 0; k < n; k++)
+			wrong += regs_check((int)(k & 0xff), wrong == 0) != 0;
+		stop_signals = 1;
+		pthread_join(th, NULL);
+		printf("regs-signals %ld wrong %ld, %s\n", n, wrong,
+		       handled > 0 ? "signals handled" : "no signal handled");
 	} else if (!strcmp(mode, "regs")) {
 		regs(1);
 		regs(2);
