@@ -388,8 +388,6 @@ sf_unw_getcontext:
 	.cfi_endproc
 	.size sf_unw_getcontext, .-sf_unw_getcontext
 
-	.section .note.GNU-stack,"",@progbits
-
 /* void sf_trap_return(ucontext_t *uc, uint64_t xfeatures), never returns.
  * Resumes a trapped call's context as rt_sigreturn would, without the
  * syscall (dispatch.c says when it may): the vector state the kernel saved
@@ -449,3 +447,5 @@ sf_trap_return:
 	ret $192
 	.cfi_endproc
 	.size sf_trap_return, .-sf_trap_return
+
+	.section .note.GNU-stack,"",@progbits

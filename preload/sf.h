@@ -185,7 +185,7 @@ struct sf_call {
 	uintptr_t ip;   /* where in the program it was issued */
 	ucontext_t *uc; /* the trap frame, or NULL from a wrapper */
 	int i386;       /* a 32-bit call (int $0x80): nr and a[] are i386's */
-	int plain;      /* set by sf_handle: allowed and issued as made, no more */
+	int plain;      /* set by sf_handle for a trap: allowed and issued as made, no more */
 };
 
 #ifndef AUDIT_ARCH_X86_64
