@@ -30,10 +30,10 @@ set -u
 # The locale decides how much of libc's own work the library sees: under
 # C.UTF-8 each sed, tr and expr loads a dozen locale files through libc's
 # internal calls, about 74 traps an image, where LANG=C loads none.  So
-# everything runs under LANG=C.UTF-8 whatever the caller's locale, and the
-# loop of part 2 once more under LANG=C to show that share.
-export LANG=C.UTF-8
-unset LC_ALL LC_CTYPE LC_COLLATE LC_MESSAGES LC_NUMERIC
+# everything runs under LC_ALL=C.UTF-8 (which overrides LANG and every
+# LC_*) whatever the caller's locale, and the loop of part 2 once more
+# under LC_ALL=C to show that share.
+export LC_ALL=C.UTF-8
 B=${B:-$TOP/build}
 LIB=$B/libsecfilter.so
 SF=$B/secfilter
@@ -191,7 +191,7 @@ done
 EOF
 # w_NAME PREFIX...: the workload, started by PREFIX (env or secfilter run)
 w_loop() { "$@" sh "$work/loop.sh"; }
-w_loopc() { LANG=C "$@" sh "$work/loop.sh"; }
+w_loopc() { LC_ALL=C "$@" sh "$work/loop.sh"; }
 w_make() { "$@" make -s -j1 -f "$work/Makefile" -C "$work" all; }
 w_conf() { "$@" sh "$work/configure.sh"; }
 
@@ -248,7 +248,7 @@ for w in loop loopc make conf; do
 	done
 	case $w in
 	loop) label='sh: 150 x $(echo|sed|tr), expr (~750 procs)' ;;
-	loopc) label='  the same, LANG=C (no locale files)' ;;
+	loopc) label='  the same, LC_ALL=C (no locale files)' ;;
 	make) label='make -j1, 120 recipes (sh each)' ;;
 	conf) label='configure-like: 320 test/sed/grep/cc -E' ;;
 	esac

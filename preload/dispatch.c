@@ -101,11 +101,6 @@ static __thread uintptr_t handling_site;
  * one: sf_trap_return's slots must lie in it), there must be no shadow
  * stack (its token is rt_sigreturn's to check), and rcx and r11 must be
  * what `syscall` left there (not int $0x80). */
-#ifndef FP_XSTATE_MAGIC1
-#define FP_XSTATE_MAGIC1 0x46505853u /* asm/sigcontext.h */
-#endif
-#define FPSTATE_SW 464 /* struct _fpx_sw_bytes in the fxsave image */
-
 static int shadow_stack_on(void)
 {
 	unsigned long ssp = 0;
@@ -117,26 +112,20 @@ static int shadow_stack_on(void)
 static uint64_t fast_return_xfeatures(const ucontext_t *uc, int *ok)
 {
 	const greg_t *g = uc->uc_mcontext.gregs;
-	uintptr_t f = (uintptr_t)uc->uc_mcontext.fpregs, sp = (uintptr_t)g[REG_RSP];
-	uint32_t sw[2]; /* _fpx_sw_bytes: magic1, extended_size */
-	uint64_t xfeatures = 0;
+	const void *fp = uc->uc_mcontext.fpregs;
+	uintptr_t f = (uintptr_t)fp, sp = (uintptr_t)g[REG_RSP];
 
 	*ok = 0;
 	if (!f || g[REG_RCX] != g[REG_RIP] || g[REG_R11] != g[REG_EFL] || shadow_stack_on())
 		return 0;
-	sf_memcpy(sw, (const char *)f + FPSTATE_SW, sizeof sw);
-	if (sw[0] == FP_XSTATE_MAGIC1)
-		sf_memcpy(&xfeatures, (const char *)f + FPSTATE_SW + 8, 8);
-	else
-		sw[1] = 512; /* an fxsave image alone */
-	*ok = sp > 216 && f <= sp - 216 && sp - 192 <= f + sw[1];
-	return xfeatures;
+	*ok = sp > 216 && f <= sp - 216 && sp - 192 <= f + sf_fpstate_size(fp);
+	return sf_fpstate_xfeatures(fp);
 }
 
 static void trap(const siginfo_t *si, ucontext_t *uc)
 {
 	uintptr_t outer = handling_site;
-	struct sf_call c = { 0 };
+	struct sf_call c;
 	uint64_t xfeatures;
 	int ok;
 

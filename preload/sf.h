@@ -218,6 +218,7 @@ static inline void sf_call_of_trap(struct sf_call *c, const siginfo_t *si, ucont
 	}
 	c->ip = sf_trap_site(uc);
 	c->uc = uc;
+	c->plain = 0;
 }
 
 /* Trusted mode started through LD_AUDIT (audit.c).  rtld loads the
@@ -279,6 +280,7 @@ long sf_issue(struct sf_call *c);
 /* Gives a kernel sigaction our restorer and a mask without SIGSYS. */
 void sf_rt_sigaction_fix(uint64_t *kact);
 size_t sf_fpstate_size(const void *fp);
+uint64_t sf_fpstate_xfeatures(const void *fp);
 
 /* clone.c */
 long sf_clone(struct sf_call *c);
