@@ -536,8 +536,12 @@ static int loader_var(const char *e)
 	return 0;
 }
 
+/* Every name dropped begins with L or S: most of an environment is
+ * passed on after one byte looked at. */
 static int dropped(const char *e, int with_us)
 {
+	if (e[0] != 'L' && e[0] != 'S')
+		return 0;
 	return sf_startswith(e, "LD_PRELOAD=") || sf_startswith(e, "SECFILTER_") ||
 	       (with_us && loader_var(e));
 }
@@ -547,7 +551,7 @@ static const char *find_preload(char *const *envp)
 	const char *v = NULL;
 
 	for (; envp && *envp; envp++)
-		if (sf_startswith(*envp, "LD_PRELOAD="))
+		if (**envp == 'L' && sf_startswith(*envp, "LD_PRELOAD="))
 			v = *envp + 11;
 	return v;
 }
@@ -674,30 +678,61 @@ static void unpass_ignore(struct ignore *g)
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&g->mask, 0, 8, 0, 0);
 }
 
-/* The mapping an exec in progress uses, until the exec returns.  A
+/* Where an exec builds its plan, environment and arguments: a buffer of
+ * the library's own, mapped only for an exec that finds it taken (by
+ * another thread, or by an exec a signal handler interrupted) or too
+ * small (thousands of variables).  A fresh mapping for each exec, its
+ * first page faulted in, then unmapped, was 3-4 us of each (rdtsc,
+ * 2026-12-06).  A mapping's first word is its size. */
+#define BUF_HEAD 16
+static char exec_buf[16384] __attribute__((aligned(4096)));
+static int exec_buf_taken;
+
+static char *buf_get(size_t want)
+{
+	size_t n = (want + BUF_HEAD + 4095) & ~(size_t)4095;
+	int free = 0;
+	char *b;
+
+	if (want + BUF_HEAD <= sizeof exec_buf &&
+	    __atomic_compare_exchange_n(&exec_buf_taken, &free, 1, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return exec_buf;
+	b = sf_pages(n);
+	if (b)
+		*(size_t *)b = n;
+	return b;
+}
+
+static void buf_put(char *b)
+{
+	if (b == exec_buf)
+		__atomic_store_n(&exec_buf_taken, 0, __ATOMIC_RELEASE);
+	else
+		sf_unpages(b, *(size_t *)b);
+}
+
+/* The mapping of an exec in progress, until the exec returns.  A
  * successful exec does not return: in a child that shares its parent's
- * memory (posix_spawn's CLONE_VM|CLONE_VFORK), the pages would stay in
- * the parent for good.  The child runs on its parent's thread pointer, so
- * this slot is the parent thread's, and the parent, which the kernel
- * holds until the child has exec'd or exited, unmaps what it finds here
- * (clone.c). */
-static __thread struct {
-	void *p;
-	size_t n;
-} pending;
+ * memory (vfork, posix_spawn's CLONE_VM|CLONE_VFORK), the mapping would
+ * stay in the parent for good (a page a command of a shell, before
+ * 2026-12-06).  The child runs on its parent's thread pointer, so this
+ * slot is the parent thread's, and the parent, which the kernel holds
+ * until the child has exec'd or exited, takes back what it finds here
+ * (clone.c, raw.S's vfork). */
+static __thread char *pending;
 
 void sf_exec_reap(void)
 {
-	if (pending.p) {
-		sf_unpages(pending.p, pending.n);
-		pending.p = NULL;
+	if (pending) {
+		buf_put(pending);
+		pending = NULL;
 	}
 }
 
-/* Everything is built in one mapping rather than on the stack: this runs
- * in the SIGSYS handler, on whatever stack the program made the call from
- * (a small thread stack, a posix_spawn child's), and exec is not a hot
- * path. */
+/* Everything is built in one mapping (buf_get) rather than on the stack:
+ * this runs in the SIGSYS handler, on whatever stack the program made the
+ * call from (a small thread stack, a posix_spawn child's). */
 long sf_exec(struct sf_call *c)
 {
 	struct exec_req r;
@@ -706,7 +741,7 @@ long sf_exec(struct sf_call *c)
 	struct sf_buf pre, name, comm;
 	struct ignore ign;
 	size_t nenv, nargv, size, off;
-	char *mem, **env, **argv;
+	char *buf, *outer, *mem, **env, **argv;
 	int has_pre, with_us;
 	long ret, plen;
 
@@ -728,9 +763,10 @@ long sf_exec(struct sf_call *c)
 	off = (nenv + 10 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
 	size = off + sizeof *pl + sf_strlen(sf_str(sf_cfg.lib_path)) +
 	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
-	mem = sf_pages(size);
-	if (!mem)
+	buf = buf_get(size);
+	if (!buf)
 		return -ENOMEM;
+	mem = buf + BUF_HEAD;
 	env = (char **)mem;
 	argv = env + nenv + 10;
 	pl = (struct plan *)(mem + off);
@@ -759,8 +795,8 @@ long sf_exec(struct sf_call *c)
 		fill_argv(argv, pl, r.argv);
 	else
 		argv = (char **)r.argv;
-	pending.p = mem;
-	pending.n = size;
+	outer = pending; /* an exec this one's signal handler interrupted */
+	pending = buf;
 	if (!with_us) {
 		/* fail closed: no exec without its filter */
 		if ((ret = kernel_filter_now()) == 0) {
@@ -779,12 +815,12 @@ long sf_exec(struct sf_call *c)
 			     AT_EMPTY_PATH, 0);
 		unpass_ignore(&ign);
 	}
-	pending.p = NULL;
+	pending = outer;
 out:
 	if (pl->lease_fd >= 0 && pl->lease_fd != pl->fd)
 		sf_sys(SYS_close, pl->lease_fd, 0, 0, 0, 0, 0);
 	if (pl->fd_ours)
 		sf_sys(SYS_close, pl->fd, 0, 0, 0, 0, 0);
-	sf_unpages(mem, size);
+	buf_put(buf);
 	return ret;
 }

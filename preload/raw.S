@@ -241,6 +241,19 @@ vfork:
 	xor %edx, %edx
 	mov $8, %r10d
 	syscall
+	/* the mapping of the child's exec is ours again (exec.c); the
+	 * stack is ours again too, and rsp 16-aligned after two pushes */
+	push %r8
+	.cfi_adjust_cfa_offset 8
+	push %r9
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset rip, 0
+	call sf_exec_reap
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	.cfi_register rip, r9
+	pop %r8
+	.cfi_adjust_cfa_offset -8
 	mov %r8, %rax
 	jmp 5f
 4:	/* dispatch is not armed: glibc's vfork */
