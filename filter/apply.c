@@ -31,8 +31,8 @@ struct scratch {
 	uint8_t uring_named; /* a rule named io_uring_setup (see ring_check) */
 	uint8_t uring_waived; /* see ring_check */
 	uint16_t dflt;
-	uint8_t allowed[SF_NR_COUNT];
-	uint16_t ret[SF_NR_COUNT];
+	uint8_t allowed[SF_NR_COUNT] __attribute__((aligned(8))); /* read by words */
+	uint16_t ret[SF_NR_COUNT] __attribute__((aligned(8)));
 	/* F[nr] in order, struct scratch_filter each: SF_NR_COUNT vectors
 	 * once a syscall has a filter, NULL until then.  Most policies have
 	 * none (`*: 1` and what it removes), and 8 KiB of vectors cleared
@@ -41,6 +41,41 @@ struct scratch {
 };
 
 static const struct sf_vec no_filters;
+
+/* ---- Eight numbers at a time ----
+ * A number the table lacks is never allowed and never has a return
+ * (rules name only the table's syscalls: check_rule), so after `*: 1`
+ * allowed[] is sf_syscall_listed and ret[] is zero.  The passes that look
+ * for an exception to that (every exec'd image's start makes them, on the
+ * short form) compare words first and walk the numbers only when one
+ * differs. */
+typedef uint64_t __attribute__((may_alias)) word;
+
+static int words_zero(const void *p, size_t n)
+{
+	const word *w = p;
+	uint64_t any = 0;
+	size_t i;
+
+	for (i = 0; i < n / sizeof *w; i++)
+		any |= w[i];
+	return any == 0;
+}
+
+/* Every number of the table simply allowed, none with a filter. */
+static int all_simply_allowed(const uint8_t *allowed, const uint16_t *ret,
+			      const struct sf_vec *filters)
+{
+	const word *a = (const word *)allowed, *l = (const word *)sf_syscall_listed;
+	unsigned i;
+
+	if (filters)
+		return 0; /* rare: the exact walk decides */
+	for (i = 0; i < SF_NR_COUNT / sizeof *a; i++)
+		if (a[i] != l[i])
+			return 0;
+	return words_zero(ret, SF_NR_COUNT * sizeof *ret);
+}
 
 static const struct sf_vec *fv(const struct scratch *s, unsigned nr)
 {
@@ -276,7 +311,14 @@ static void all_plain(struct scratch *s, const struct sf_rule *r)
 	uint16_t *rt = s->ret;
 	unsigned nr;
 
-	for (nr = 0; nr < SF_NR_COUNT; nr++)
+	if (!pl.ret) { /* outside the table: already 0 and 0 */
+		if (pl.allowed)
+			memcpy(al, sf_syscall_listed, SF_NR_COUNT);
+		else
+			memset(al, 0, SF_NR_COUNT);
+		memset(rt, 0, SF_NR_COUNT * sizeof *rt);
+	}
+	for (nr = 0; pl.ret && nr < SF_NR_COUNT; nr++)
 		if (sf_syscall_row[nr] != SF_NO_ROW) {
 			al[nr] = pl.allowed;
 			rt[nr] = pl.ret;
@@ -432,6 +474,8 @@ static int ring_check(struct scratch *s, const struct applying *a)
 	    s->uring_waived)
 		return 0;
 	/* nothing restricted (`*: 1`): the operations' table stays untouched */
+	if (all_simply_allowed(s->allowed, s->ret, s->filters))
+		return 0;
 	for (nr = 0; nr < SF_NR_COUNT && !restricted(s, nr); nr++)
 		;
 	if (nr == SF_NR_COUNT)
@@ -533,8 +577,9 @@ static void measure(const struct scratch *s, struct sizes *z)
 	uint32_t preds = 0; /* a local: z's stores would reread s */
 
 	memset(z, 0, sizeof(*z));
-	for (nr = 0; nr < SF_NR_COUNT; nr++)
-		preds += s->allowed[nr] && s->ret[nr]; /* its one test (eval.h) */
+	if (!words_zero(s->ret, sizeof s->ret))
+		for (nr = 0; nr < SF_NR_COUNT; nr++)
+			preds += s->allowed[nr] && s->ret[nr]; /* its one test (eval.h) */
 	z->preds = preds;
 	for (nr = 0; nr < SF_NR_COUNT && s->filters; nr++) {
 		const struct sf_vec *v = fv(s, nr);

@@ -53,9 +53,9 @@ static void read_env(struct env_in *e, char **env)
 	sf_memset(e, 0, sizeof *e);
 	for (ep = env; ep && *ep; ep++) {
 		const char *s = *ep, *v;
-		if (sf_startswith(s, "LD_AUDIT="))
+		if (s[0] == 'L' && sf_startswith(s, "LD_AUDIT="))
 			e->audit = s + 9;
-		if (!sf_startswith(s, "SECFILTER_"))
+		if (s[0] != 'S' || !sf_startswith(s, "SECFILTER_"))
 			continue;
 		if ((v = env_value(s, "SECFILTER_POLICY")))
 			e->policy = v;
@@ -419,7 +419,7 @@ static void strip_env(const char *prefix)
 	char **ep, **out;
 
 	for (ep = out = env_start; ep && *ep; ep++)
-		if (!sf_startswith(*ep, prefix))
+		if (**ep != *prefix || !sf_startswith(*ep, prefix))
 			*out++ = *ep;
 	if (out)
 		*out = NULL;

@@ -158,7 +158,7 @@ __attribute__((constructor)) static void rw_settings(int argc, char **argv, char
 	(void)argc;
 	(void)argv;
 	for (ep = envp; ep && *ep; ep++)
-		if (sf_startswith(*ep, name))
+		if (**ep == 'S' && sf_startswith(*ep, name))
 			v = *ep + sizeof name - 1;
 	if (v) {
 		const char *p = v;

@@ -55,7 +55,7 @@ void sf_user_known(uintptr_t lo, uintptr_t hi, uintptr_t *old)
 
 struct seen {
 	uintptr_t page[SEEN_PAGES];
-	unsigned next;
+	unsigned next, last;
 };
 
 static int page_readable(uintptr_t page, struct seen *s)
@@ -64,12 +64,18 @@ static int page_readable(uintptr_t page, struct seen *s)
 
 	if (sf_cfg.mode == SF_MODE_TRUSTED || (page >= known_lo && page <= known_hi && known_hi))
 		return 1;
+	/* most strings lie in the page of the one before them */
+	if (s->page[s->last] == page + 1)
+		return 1;
 	for (i = 0; i < SEEN_PAGES; i++)
-		if (s->page[i] == page + 1) /* +1: 0 is an empty slot */
+		if (s->page[i] == page + 1) { /* +1: 0 is an empty slot */
+			s->last = i;
 			return 1;
+		}
 	if (!sf_page_readable(page))
 		return 0;
-	s->page[s->next++ % SEEN_PAGES] = page + 1;
+	s->last = s->next++ % SEEN_PAGES;
+	s->page[s->last] = page + 1;
 	return 1;
 }
 
@@ -90,7 +96,7 @@ static long read_cached(void *dst, const void *src, size_t n, struct seen *last)
 
 long sf_user_read(void *dst, const void *src, size_t n)
 {
-	struct seen none = { { 0 }, 0 };
+	struct seen none = { { 0 }, 0, 0 };
 
 	return read_cached(dst, src, n, &none);
 }
@@ -115,17 +121,29 @@ long sf_user_writable(void *p, size_t n)
 	return 0;
 }
 
-/* Whether the string at s can be read up to its NUL: 0 or -EFAULT. */
+/* Whether the string at s can be read up to its NUL: 0 or -EFAULT.  A
+ * word at a time (an exec's environment is a few KiB, every byte of it
+ * looked at): an aligned word never straddles a page, so it reads nothing
+ * the page's probe did not vouch for. */
+typedef uint64_t __attribute__((may_alias)) word;
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
 static long str_ok(const char *s, struct seen *last)
 {
 	for (;;) {
 		const char *end = (const char *)(PAGE_OF(s) + PAGE);
+		const word *w;
 
 		if (!page_readable(PAGE_OF(s), last))
 			return -EFAULT;
-		for (; s < end; s++)
+		for (; s < end && ((uintptr_t)s & 7); s++)
 			if (*s == '\0')
 				return 0;
+		for (w = (const word *)s; (const char *)w < end; w++)
+			if ((*w - ONES) & ~*w & HIGHS) /* a zero byte in it */
+				return 0;
+		s = end;
 	}
 }
 
@@ -152,7 +170,7 @@ static long vec_ok(char *const *v, struct seen *seen)
  * found readable shared: argv's strings lie beside envp's. */
 long sf_user_exec_args(const char *path, char *const *argv, char *const *envp)
 {
-	struct seen seen = { { 0 }, 0 };
+	struct seen seen = { { 0 }, 0, 0 };
 	long r;
 
 	if (!path || (r = str_ok(path, &seen)) < 0 || (r = vec_ok(envp, &seen)) < 0 ||

@@ -6,7 +6,8 @@
 # because policies accept them as aliases.  Names must fit the rows'
 # arrays (systab.h: SF_NAME_MAX, SF_ENTRY_MAX, SF_ARGNAME_MAX).  Also
 # writes the indexes of the rows sorted by name and by entry point, in
-# byte order (the Makefile runs this with LC_ALL=C).
+# byte order (the Makefile runs this with LC_ALL=C), each number's row, and
+# a byte per number that says whether the table has it.
 BEGIN {
 	types["s32"] = "SF_T_S32"; types["u32"] = "SF_T_U32"; types["u16"] = "SF_T_U16"
 	types["s64"] = "SF_T_S64"; types["u64"] = "SF_T_U64"; types["ptr"] = "SF_T_PTR"
@@ -87,4 +88,8 @@ END {
 	for (i = 0; i < 512; i++) by_nr[i] = (i in row) ? row[i] : 65535
 	print ""
 	print_index("sf_syscall_row", by_nr, 512)
+	printf "\nconst unsigned char sf_syscall_listed[] __attribute__((aligned(8))) = {"
+	for (i = 0; i < 512; i++)
+		printf "%s%d,", (i % 32 ? " " : "\n\t"), (i in row)
+	print "\n};"
 }
