@@ -33,9 +33,7 @@ int sf_startswith(const char *s, const char *prefix)
 }
 
 /* A word at a time: the library copies and clears a few KiB at every
- * start (the policy block, the state, error structures).  Unaligned words
- * are fine on x86-64. */
-typedef uint64_t __attribute__((may_alias, aligned(1))) sf_word;
+ * start (the policy block, the state, error structures). */
 
 void sf_memcpy(void *d, const void *s, size_t n)
 {

@@ -385,6 +385,9 @@ void sf_putu(struct sf_buf *b, uint64_t v);
 void sf_puti(struct sf_buf *b, int64_t v);
 void sf_putx(struct sf_buf *b, uint64_t v); /* hex, no 0x */
 const char *sf_strerror(int e);
+/* Memory read or written 8 bytes at a time (fmt.c, user.c): any type
+ * may lie there, at any alignment (fine on x86-64). */
+typedef uint64_t __attribute__((may_alias, aligned(1))) sf_word;
 size_t sf_strlen(const char *s);
 int sf_streq(const char *a, const char *b);
 int sf_startswith(const char *s, const char *prefix);

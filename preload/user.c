@@ -125,7 +125,6 @@ long sf_user_writable(void *p, size_t n)
  * word at a time (an exec's environment is a few KiB, every byte of it
  * looked at): an aligned word never straddles a page, so it reads nothing
  * the page's probe did not vouch for. */
-typedef uint64_t __attribute__((may_alias)) word;
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
@@ -133,14 +132,14 @@ static long str_ok(const char *s, struct seen *last)
 {
 	for (;;) {
 		const char *end = (const char *)(PAGE_OF(s) + PAGE);
-		const word *w;
+		const sf_word *w;
 
 		if (!page_readable(PAGE_OF(s), last))
 			return -EFAULT;
 		for (; s < end && ((uintptr_t)s & 7); s++)
 			if (*s == '\0')
 				return 0;
-		for (w = (const word *)s; (const char *)w < end; w++)
+		for (w = (const sf_word *)s; (const char *)w < end; w++)
 			if ((*w - ONES) & ~*w & HIGHS) /* a zero byte in it */
 				return 0;
 		s = end;
