@@ -317,12 +317,13 @@ static void all_plain(struct scratch *s, const struct sf_rule *r)
 		else
 			memset(al, 0, SF_NR_COUNT);
 		memset(rt, 0, SF_NR_COUNT * sizeof *rt);
+	} else {
+		for (nr = 0; nr < SF_NR_COUNT; nr++)
+			if (sf_syscall_row[nr] != SF_NO_ROW) {
+				al[nr] = pl.allowed;
+				rt[nr] = pl.ret;
+			}
 	}
-	for (nr = 0; pl.ret && nr < SF_NR_COUNT; nr++)
-		if (sf_syscall_row[nr] != SF_NO_ROW) {
-			al[nr] = pl.allowed;
-			rt[nr] = pl.ret;
-		}
 	/* apart: most policies have no filter vectors at all */
 	for (nr = 0; s->filters && !pl.keep_filters && nr < SF_NR_COUNT; nr++)
 		if (sf_syscall_row[nr] != SF_NO_ROW)

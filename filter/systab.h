@@ -67,7 +67,7 @@ extern const unsigned sf_syscall_entry_count;
 extern const unsigned short sf_syscall_row[SF_NR_COUNT];
 /* 1 where the table has the number, 0 elsewhere, 8-byte aligned: what a
  * policy may allow, compared or copied 8 numbers at a time (apply.c). */
-extern const unsigned char sf_syscall_listed[SF_NR_COUNT];
+extern const unsigned char sf_syscall_listed[SF_NR_COUNT] __attribute__((aligned(8)));
 
 /* NULL when nr is not a syscall of the table (negative, a gap, >= 512). */
 const struct sf_syscall *sf_syscall_by_nr(long nr);

@@ -691,11 +691,11 @@ static int exec_buf_taken;
 static char *buf_get(size_t want)
 {
 	size_t n = (want + BUF_HEAD + 4095) & ~(size_t)4095;
-	int free = 0;
+	int untaken = 0;
 	char *b;
 
 	if (want + BUF_HEAD <= sizeof exec_buf &&
-	    __atomic_compare_exchange_n(&exec_buf_taken, &free, 1, 0, __ATOMIC_ACQ_REL,
+	    __atomic_compare_exchange_n(&exec_buf_taken, &untaken, 1, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE))
 		return exec_buf;
 	b = sf_pages(n);
