@@ -152,6 +152,26 @@ void *sf_obj_sym(const struct sf_obj *o, const char *name)
 	return NULL;
 }
 
+/* The definition a plain reference to name binds to: the first object
+ * on the loader's list that defines it (the main program, the preloaded
+ * objects, then the libraries in the order they were loaded: the global
+ * scope's order, for everything loaded at start).  NULL: none. */
+void *sf_global_sym(const char *name)
+{
+	struct link_map *l;
+	struct sf_obj o;
+	void *f;
+
+	for (l = first(); l; l = l->l_next) {
+		sf_memset(&o, 0, sizeof o);
+		o.bias = l->l_addr;
+		o.dyn = (const Elf64_Dyn *)l->l_ld;
+		if ((f = sf_obj_sym(&o, name)))
+			return f;
+	}
+	return NULL;
+}
+
 /* By DT_SONAME: only the dynamic section is needed (no program headers,
  * none of fill's probing). */
 int sf_obj_soname(const char *soname, struct sf_obj *o)

@@ -70,14 +70,13 @@ SF_TWIN(openat64, openat);
 
 /* _FORTIFY_SOURCE's open: glibc aborts when O_CREAT comes without a
  * mode; that case goes to glibc itself. */
-static void *next_fn(const char *name);
 
 #define OPEN_2(fn, dfd_expr)                                                  \
 	{                                                                     \
 		static int (*real)(int, const char *, int);                   \
 		if (has_mode(flags)) {                                        \
 			if (!real)                                            \
-				real = next_fn(#fn);                          \
+				real = sf_next_fn(#fn);                       \
 			return real(dfd_expr, path, flags);                   \
 		}                                                             \
 		return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(dfd_expr), SF_P(path), \
@@ -92,7 +91,7 @@ static inline __attribute__((always_inline)) int fortify_open(const char *name, 
 	int (*real)(const char *, int);
 
 	if (has_mode(flags)) {
-		real = (int (*)(const char *, int))next_fn(name);
+		real = (int (*)(const char *, int))sf_next_fn(name);
 		return real(path, flags);
 	}
 	return (int)sf_ret(sf_wrap6_cancel(SYS_openat, SF_U(AT_FDCWD), SF_P(path), SF_U(flags),
@@ -343,7 +342,6 @@ SF_WRAPPER_FIRST void *mmap(void *addr, size_t len, int prot, int flags, int fd,
 }
 SF_TWIN(mmap64, mmap);
 
-static void *next_fn(const char *name);
 struct statx; /* <sys/stat.h> would clash with this file's fstat */
 
 /* glibc's statx falls back to fstatat when the kernel answers ENOSYS.
@@ -362,7 +360,7 @@ SF_WRAPPER int statx(int fd, const char *path, int flags, unsigned int mask, str
 		d = sf_decide(p, SYS_statx, c.a);
 		if (d != SF_ALLOW && sf_call_action(p, &c, d) == ENOSYS) {
 			if (!real)
-				real = next_fn("statx");
+				real = sf_next_fn("statx");
 			return real(fd, path, flags, mask, buf);
 		}
 	}
@@ -390,7 +388,7 @@ SF_WRAPPER int utimensat(int dfd, const char *path, const struct timespec *times
  * a libc function the program may export too.  Before our constructor
  * has looked (another library's constructor calling signal()), no policy
  * is in force and dlsym may answer. */
-static void *next_fn(const char *name)
+void *sf_next_fn(const char *name)
 {
 	void *f = sf_libc_sym(name);
 
@@ -543,7 +541,7 @@ SF_WRAPPER_FIRST int sigaction(int sig, const struct sigaction *act, struct siga
 	if (sf_cfg.active)
 		return full_sigaction(sig, act, oact, SF_CALLER);
 	if (!real)
-		real = next_fn("sigaction");
+		real = sf_next_fn("sigaction");
 	return real(sig, act, oact);
 }
 
@@ -570,7 +568,7 @@ static sighandler_t shadow_signal(sighandler_t h, int resethand, uintptr_t ip)
 		if (sig == SIGSYS && sf_cfg.active)                   \
 			return shadow_signal(h, resethand, SF_CALLER); \
 		if (!real)                                            \
-			real = next_fn(#name);                        \
+			real = sf_next_fn(#name);                     \
 		return real(sig, h);                                  \
 	}
 
