@@ -18,18 +18,19 @@
  *     window opens only when those bind to libc's own (a program or a
  *     preload defining malloc would otherwise run unfiltered);
  *   - every signal stays blocked for its length (a handler is the
- *     program's code), and the name is probed first: a bad pointer then
- *     faults on the normal path, where the program's SIGSEGV handler can
- *     see it (under a blocked signal the kernel would kill instead);
+ *     program's code);
  *   - other threads keep their dispatch, which is per thread.
  * Dispatch comes back before the signals do, or the process dies: it
- * never goes on unfiltered.  A query (name NULL) loads nothing and takes
- * the plain path, as does trusted mode, whose kernel filter sees libc's
- * calls at no extra cost, and any policy under which one of those calls
- * has a filter or an action: its traps decide each one.  A policy
+ * never goes on unfiltered.  Only the environment's locale (name "")
+ * is loaded so, once per category; everything else takes the plain
+ * path: a query (NULL), a name of the program's own, trusted mode (whose
+ * kernel filter sees libc's calls at no extra cost), and any policy under
+ * which one of those calls has a filter or an action, whose traps decide
+ * each one.  A policy
  * narrowed by another thread (secfilter_apply) during the window applies
  * to this thread from its end, like a call already in the kernel. */
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <sys/syscall.h>
 
@@ -66,18 +67,58 @@ static int libc_allocates(void)
 	static const char *const names[] = { "malloc", "free", "calloc", "realloc" };
 	static int known = -1;
 	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
-	unsigned i;
 
 	if (k < 0) {
-		k = 1;
-		for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-			void *own = sf_libc_sym(names[i]);
-			if (!own || sf_global_sym(names[i]) != own)
-				k = 0;
-		}
+		k = sf_libc_binds(names, sizeof names / sizeof names[0]);
 		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
 	}
 	return k;
+}
+
+/* The categories whose environment's locale was loaded in a window: a
+ * window costs five calls (0.55 us), and libc keeps what it loaded, so
+ * asking for it again loads nothing.  Bit LC_ALL: every category. */
+static unsigned windowed;
+
+static int first_load(int category)
+{
+	unsigned w = __atomic_load_n(&windowed, __ATOMIC_RELAXED);
+
+	return category >= 0 && category < 32 && !(w & (1u << LC_ALL | 1u << category));
+}
+
+static int is_c(const char *v)
+{
+	return !*v || sf_streq(v, "C") || sf_streq(v, "POSIX");
+}
+
+/* Whether the environment may name a locale with files, as libc reads it
+ * for a category (LC_ALL, else LC_<category>, else LANG): under C, POSIX
+ * or nothing (a container's usual environment) setlocale("") loads none,
+ * and a window would be five calls for nothing. */
+static int env_names_files(void)
+{
+	const char *all = NULL;
+	int other = 0;
+	char **e;
+
+	if (!sf_libc_bound() || !environ)
+		return 0;
+	for (e = environ; *e; e++) {
+		const char *v = *e;
+		if (v[0] != 'L')
+			continue;
+		if (sf_startswith(v, "LC_ALL="))
+			all = v + 7;
+		else if (sf_startswith(v, "LANG="))
+			other |= !is_c(v + 5);
+		else if (sf_startswith(v, "LC_")) {
+			while (*v && *v != '=')
+				v++;
+			other |= *v && !is_c(v + 1);
+		}
+	}
+	return all && *all ? !is_c(all) : other;
 }
 
 SF_EXPORT char *setlocale(int category, const char *name)
@@ -93,9 +134,15 @@ SF_EXPORT char *setlocale(int category, const char *name)
 		errno = ENOSYS;
 		return NULL;
 	}
-	if (!name || !p || sf_cfg.mode != SF_MODE_INTERPOSE ||
+	/* Only "" (the locale the environment names, what a program asks
+	 * for as it starts) loads files in the window: a name of the
+	 * program's own ("C" around a printf, in a loop) is most often
+	 * one libc has already, which costs no trap.  Reading its first
+	 * byte here faults, if it does, where libc would have, with the
+	 * program's signals as they are. */
+	if (!name || !p || name[0] || !first_load(category) || sf_cfg.mode != SF_MODE_INTERPOSE ||
 	    !__atomic_load_n(&sf_armed, __ATOMIC_ACQUIRE) || !loading_allowed(p) ||
-	    !libc_allocates() || sf_user_str(name) < 0)
+	    !env_names_files() || !libc_allocates())
 		return real(category, name);
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	sf_disarm();
@@ -103,5 +150,6 @@ SF_EXPORT char *setlocale(int category, const char *name)
 	if (sf_arm() != 0)
 		sf_die();
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+	__atomic_or_fetch(&windowed, 1u << category, __ATOMIC_RELAXED);
 	return r;
 }

@@ -114,21 +114,30 @@ static uint32_t elf_hash(const char *s)
 	return h;
 }
 
-void *sf_obj_sym(const struct sf_obj *o, const char *name)
+/* name in the tables d of object o. */
+static void *dyn_sym(const struct sf_obj *o, const struct dyn *dp, const char *name)
 {
-	struct dyn d;
+	const struct dyn d = *dp;
 	uint32_t i;
 
-	read_dyn(o, &d);
 	if (!d.sym || !d.str)
 		return NULL;
 	if (d.gnu_hash) {
 		uint32_t nbuckets = d.gnu_hash[0], symoffset = d.gnu_hash[1];
 		uint32_t bloom_size = d.gnu_hash[2], h = gnu_hash(name);
+		const uint64_t *bloom = (const uint64_t *)(d.gnu_hash + 4);
 		const uint32_t *buckets = d.gnu_hash + 4 + bloom_size * 2;
 		const uint32_t *chain = buckets + nbuckets;
+		uint64_t w;
 
-		if (nbuckets == 0)
+		if (nbuckets == 0 || bloom_size == 0)
+			return NULL;
+		/* The Bloom filter first, as the loader does: an object without
+		 * the name mostly says so there, in words the loader's own
+		 * lookups have read, without its chains and symbols (pages of
+		 * their own, each a fault the first time). */
+		w = bloom[(h / 64) % bloom_size];
+		if (!((w >> (h % 64)) & (w >> ((h >> d.gnu_hash[3]) % 64)) & 1))
 			return NULL;
 		for (i = buckets[h % nbuckets]; i >= symoffset && i != 0; i++) {
 			uint32_t h2 = chain[i - symoffset];
@@ -152,24 +161,43 @@ void *sf_obj_sym(const struct sf_obj *o, const char *name)
 	return NULL;
 }
 
-/* The definition a plain reference to name binds to: the first object
- * on the loader's list that defines it (the main program, the preloaded
- * objects, then the libraries in the order they were loaded: the global
- * scope's order, for everything loaded at start).  NULL: none. */
-void *sf_global_sym(const char *name)
+void *sf_obj_sym(const struct sf_obj *o, const char *name)
 {
-	struct link_map *l;
-	struct sf_obj o;
-	void *f;
+	struct dyn d;
 
-	for (l = first(); l; l = l->l_next) {
-		sf_memset(&o, 0, sizeof o);
-		o.bias = l->l_addr;
-		o.dyn = (const Elf64_Dyn *)l->l_ld;
-		if ((f = sf_obj_sym(&o, name)))
-			return f;
+	read_dyn(o, &d);
+	return dyn_sym(o, &d, name);
+}
+
+/* Whether plain references to each of names[0..n) bind to libc's own
+ * definitions: the first object on the loader's list that defines the
+ * name (the main program, the preloaded objects, then the libraries in
+ * the order they were loaded: the global scope's order, for everything
+ * loaded at start) is libc.  Each object's tables are read once. */
+int sf_libc_binds(const char *const *names, unsigned n)
+{
+	unsigned found = 0, i;
+	uint32_t done = 0; /* bit i: names[i] found in libc */
+	struct link_map *l;
+
+	if (!libc_found || n > 32)
+		return 0;
+	for (l = first(); l && found < n; l = l->l_next) {
+		struct sf_obj o = { .bias = l->l_addr, .dyn = (const Elf64_Dyn *)l->l_ld };
+		int is_libc = o.dyn == libc.dyn;
+		struct dyn d;
+
+		read_dyn(&o, &d);
+		for (i = 0; i < n; i++) {
+			if (done >> i & 1 || !dyn_sym(&o, &d, names[i]))
+				continue;
+			if (!is_libc)
+				return 0; /* another object's comes first */
+			done |= 1u << i;
+			found++;
+		}
 	}
-	return NULL;
+	return found == n;
 }
 
 /* By DT_SONAME: only the dynamic section is needed (no program headers,

@@ -374,8 +374,8 @@ void *sf_libc_sym(const char *name);
 /* libc's function, or before the constructor has run (no policy in force
  * yet), the next definition after ours (wrap.c). */
 void *sf_next_fn(const char *name);
-/* What a plain reference to name binds to in the global scope. */
-void *sf_global_sym(const char *name);
+/* 1 when references to every name bind to libc's own definition. */
+int sf_libc_binds(const char *const *names, unsigned n);
 extern int (*sf_setcanceltype)(int, int *);
 
 /* fmt.c: a tiny formatter, no stdio. */
@@ -450,7 +450,6 @@ long sf_user_read(void *dst, const void *src, size_t n);
 /* execve's path, argv and envp, strings included: the path's length */
 long sf_user_exec_args(const char *path, char *const *argv, char *const *envp);
 long sf_user_writable(void *p, size_t n);
-long sf_user_str(const char *s);
 /* Pages [lo, hi] (page addresses) are readable for the call being
  * handled: old gets what was known before, to put back (user.c). */
 void sf_user_known(uintptr_t lo, uintptr_t hi, uintptr_t *old);

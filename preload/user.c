@@ -146,14 +146,6 @@ static long str_ok(const char *s, struct seen *last)
 	}
 }
 
-/* A string the program passes on to libc: 0 or -EFAULT. */
-long sf_user_str(const char *s)
-{
-	struct seen seen = { { 0 }, 0, 0 };
-
-	return s ? str_ok(s, &seen) : -EFAULT;
-}
-
 /* An execve vector (argv, envp): its pointers and its strings.  0 or
  * -EFAULT.  NULL is a valid empty vector for Linux. */
 static long vec_ok(char *const *v, struct seen *seen)

@@ -36,6 +36,14 @@ LC_ALL=C.UTF-8 filtered "$allow" wc -m <word >win.wc || fail "wc: status $?"
 cmp -s plain.out win.wc || fail "wc -m under '$allow': $(cat win.wc), unfiltered $(cat plain.out)"
 echo "ok '$allow': one window, $n openat traps, $(traps win) in all; wc -m as unfiltered"
 
+# Only the environment's locale, once per category, and only when the
+# environment names one with files: a window is five calls, which a
+# program setting "C" around each printf would pay every time.
+strace -f -qq -o c.trace -E LD_PRELOAD="$LIB" -E SECFILTER_POLICY="$allow" -E LC_ALL=C \
+	sed -n p word >c.out 2>&1 || fail "sed under LC_ALL=C: status $?"
+[ "$(windows c)" = 0 ] || fail "a window under LC_ALL=C, which loads no file"
+echo "ok no window under LC_ALL=C"
+
 # 2. A filter on one of the calls: no window, every file's calls decided.
 pol='*: 1; io_uring_setup: 0; openat: !(flags & O_CREAT)'
 strace_filtered filt "$pol" sed -n p word
@@ -100,6 +108,9 @@ LC_ALL= LANG=C.UTF-8 filtered "$allow" ./sl "${names[@]}" >sl.got 2>&1 || fail "
 cmp -s sl.ref sl.got || { diff sl.ref sl.got >&2; fail "setlocale differs from an unfiltered run"; }
 expect_grep "^'xx_YY.UTF-8' -> NULL, errno 2$" sl.got
 expect_grep '^bad pointer: SIGSEGV caught$' sl.got
+# "" twice and a name of the program's own: one window, the first ""
+strace_filtered sl "$allow" ./sl "" "" C.utf8 POSIX
+[ "$(windows sl)" = 1 ] || fail "setlocale \"\" \"\" C.utf8 POSIX: $(windows sl) windows, expected 1"
 echo "ok setlocale's results and errno as unfiltered ($(grep -c -- '->' sl.got) names), a bad pointer caught"
 
 # 5. A program with its own allocator: libc's setlocale would call it,
