@@ -131,7 +131,8 @@ SF_EXPORT char *setlocale(int category, const char *name)
 	if (!real)
 		real = (char *(*)(int, const char *))sf_next_fn("setlocale");
 	if (!real) { /* no libc: nothing a program could have called */
-		errno = ENOSYS;
+		if (sf_libc_bound())
+			errno = ENOSYS;
 		return NULL;
 	}
 	/* Only "" (the locale the environment names, what a program asks
