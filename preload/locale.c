@@ -26,9 +26,10 @@
  * path: a query (NULL), a name of the program's own, trusted mode (whose
  * kernel filter sees libc's calls at no extra cost), and any policy under
  * which one of those calls has a filter or an action, whose traps decide
- * each one.  A policy
- * narrowed by another thread (secfilter_apply) during the window applies
- * to this thread from its end, like a call already in the kernel. */
+ * each one.  A policy narrowed by another thread (secfilter_apply) during
+ * the window applies to this thread from its end, like a call already in
+ * the kernel.  t_lib_locale checks that every call made in a window is
+ * one of `loading`. */
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>

@@ -70,7 +70,6 @@ SF_TWIN(openat64, openat);
 
 /* _FORTIFY_SOURCE's open: glibc aborts when O_CREAT comes without a
  * mode; that case goes to glibc itself. */
-
 #define OPEN_2(fn, dfd_expr)                                                  \
 	{                                                                     \
 		static int (*real)(int, const char *, int);                   \
