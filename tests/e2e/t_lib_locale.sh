@@ -36,6 +36,55 @@ LC_ALL=C.UTF-8 filtered "$allow" wc -m <word >win.wc || fail "wc: status $?"
 cmp -s plain.out win.wc || fail "wc -m under '$allow': $(cat win.wc), unfiltered $(cat plain.out)"
 echo "ok '$allow': one window, $n openat traps, $(traps win) in all; wc -m as unfiltered"
 
+# What libc does in a window is decided by loading_allowed alone, so it
+# must make no call outside preload/locale.c's list, whatever the
+# environment: a locale with files, one that is missing (locale.alias is
+# read), LOCPATH, one category alone, and a second thread (malloc's
+# arena: mmap, mprotect, munmap).
+cat >thr.c <<'C'
+#include <locale.h>
+#include <pthread.h>
+#include <stdio.h>
+static void *run(void *a)
+{
+	(void)a;
+	return setlocale(LC_ALL, "");
+}
+int main(void)
+{
+	pthread_t t;
+	void *r;
+	pthread_create(&t, NULL, run, NULL);
+	pthread_join(t, &r);
+	printf("%s\n", r ? (char *)r : "NULL");
+	return 0;
+}
+C
+cc -O1 -pthread -o thr thr.c || fail "cc"
+in_window() { # the calls between each PR_SYS_DISPATCH_OFF and its task's ON
+	awk '/PR_SYS_DISPATCH_OFF/ { on[$1] = 1; next }
+	     /PR_SYS_DISPATCH_ON/ { on[$1] = 0; next }
+	     on[$1] && $2 ~ /^[a-z_0-9]+\(/ { sub(/\(.*/, "", $2); print $2 }' "$1"
+}
+loading='^(openat|read|newfstatat|mmap|munmap|close|brk|mprotect|madvise|getrandom|futex)$'
+k=0 calls=0
+for env in "LC_ALL=C.UTF-8" "LANG=xx_YY.UTF-8" "LOCPATH=/nonexistent LANG=C.UTF-8" \
+	   "LC_CTYPE=C.UTF-8" "LC_ALL=C.UTF-8 ./thr"; do
+	k=$((k + 1))
+	prog="sed -n p word"
+	case $env in *./thr) prog=./thr; env=${env% ./thr} ;; esac
+	# shellcheck disable=SC2086 # env and prog are word lists
+	env -u LANG -u LC_ALL $env strace -f -qq -o "inwin$k.trace" -E LD_PRELOAD="$LIB" \
+		-E SECFILTER_POLICY="$allow" $prog >"inwin$k.out" 2>&1 || fail "$env $prog: status $?"
+	[ "$(windows "inwin$k")" -ge 1 ] || fail "$env $prog: no window"
+	in_window "inwin$k.trace" >"inwin$k.calls"
+	bad=$(grep -vE "$loading" "inwin$k.calls" | sort -u | tr '\n' ' ')
+	[ -z "$bad" ] || fail "$env $prog: a window made calls the policy was not asked about: $bad"
+	calls=$((calls + $(wc -l <"inwin$k.calls")))
+done
+grep -qw mprotect inwin5.calls || fail "the thread's window made no mprotect (its arena): the case proves less than it says"
+echo "ok every call in $k setups' windows ($calls calls) is one locale.c lets through"
+
 # Only the environment's locale, once per category, and only when the
 # environment names one with files: a window is five calls, which a
 # program setting "C" around each printf would pay every time.
