@@ -23,6 +23,11 @@ void sf_vec_free(struct sf_vec *v, size_t elem);
 
 #define SF_VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
+/* Why sf_file_read (mem.h) failed with -e, for an @include's error in
+ * every front end: its own meanings of EINVAL and EAGAIN, else strerror's
+ * text. */
+const char *sf_file_error(int e);
+
 /* ---- The tree: what text, or another syntax, becomes ----
  *
  * A policy as read, before it is applied: its rules in order, the nodes of

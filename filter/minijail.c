@@ -887,18 +887,6 @@ static char *join_path(const char *base, const char *path, size_t n, size_t *siz
 	return out;
 }
 
-static const char *error_text(int e)
-{
-	switch (e) {
-	case ENOENT: return "No such file or directory";
-	case EACCES: return "Permission denied";
-	case ENOTDIR: return "Not a directory";
-	case EISDIR: return "Is a directory";
-	case EINVAL: return "not a regular file";
-	default: return "cannot be read";
-	}
-}
-
 /* Reads the file that a PATH token of f names into a new source of the
  * ast, its parent f.  Returns its index in *out. */
 static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char *what,
@@ -918,7 +906,7 @@ static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char 
 		return oom(m, f, -ENOMEM);
 	rc = sf_file_read(path, SF_MAX_TEXT - m->ast->text_total + 1, &text, &len, &tsize, id);
 	if (rc) {
-		mfail(m, f, pt, "could not %s %s: %s", what, path, error_text(-rc));
+		mfail(m, f, pt, "could not %s %s: %s", what, path, sf_file_error(-rc));
 		sf_mem_free(path, size);
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
 	}

@@ -961,22 +961,6 @@ static int parse_rhs(struct parser *p, struct sf_rule *r)
 
 static int parse_text(struct parser *parent, uint32_t src, unsigned depth);
 
-static const char *error_text(int e)
-{
-	switch (e) {
-	case ENOENT: return "No such file or directory";
-	case EACCES: return "Permission denied";
-	case ENOTDIR: return "Not a directory";
-	case EISDIR: return "Is a directory";
-	case ELOOP: return "Too many levels of symbolic links";
-	case ENAMETOOLONG: return "File name too long";
-	case EINVAL: return "not a regular file";
-	case EAGAIN: return "it changed while being read";
-	case ENOMEM: return "out of memory";
-	default: return sf_errno_name((unsigned)e) ? sf_errno_name((unsigned)e) : "error";
-	}
-}
-
 /* The path an @include of `path` in source src opens: relative to src's
  * directory when src is a file, else as it is (the working directory). */
 static int include_path(struct parser *p, const char *path, size_t n, char **out,
@@ -1040,7 +1024,7 @@ static int parse_include(struct parser *p)
 	rc = sf_file_read(path, SF_MAX_TEXT - p->ast->text_total + 1, &text, &len, &tsize, id);
 	if (rc) {
 		fail(p, &pt, rc == -ENOMEM ? -ENOMEM : -EINVAL, "cannot read '%s': %s", path,
-		     error_text(-rc));
+		     sf_file_error(-rc));
 		sf_mem_free(path, size);
 		return p->err->code;
 	}

@@ -113,6 +113,8 @@ const struct sf_const *sf_const_lookup(const char *name, size_t len)
 
 extern const unsigned short sf_errno_canon[];
 extern const unsigned sf_errno_top;
+extern const char sf_errno_texts[];
+extern const unsigned short sf_errno_text_at[];
 
 const struct sf_errno *sf_errno_lookup(const char *name, size_t len)
 {
@@ -128,6 +130,12 @@ const char *sf_errno_name(unsigned e)
 {
 	return e <= sf_errno_top && sf_errno_canon[e] != 0xffff ? sf_errnos[sf_errno_canon[e]].name
 							       : NULL;
+}
+
+const char *sf_errno_text(unsigned e)
+{
+	return e <= sf_errno_top && sf_errno_text_at[e] != 0xffff ? sf_errno_texts + sf_errno_text_at[e]
+								  : NULL;
 }
 
 const struct sf_group *sf_group_lookup(const char *name, size_t len)

@@ -1,10 +1,12 @@
 /* Small containers for the policy engine: growable arrays over sf_mem_alloc
  * and a bounded text writer that needs no libc I/O (the printers also run
  * inside the preload library's signal handler). */
+#include <errno.h>
 #include <string.h>
 
 #include "internal.h"
 #include "mem.h"
+#include "systab.h"
 
 void *sf_vec_push(struct sf_vec *v, size_t elem, uint32_t limit)
 {
@@ -37,6 +39,18 @@ void sf_vec_free(struct sf_vec *v, size_t elem)
 		sf_mem_free(v->data, (size_t)v->cap * elem);
 	v->data = NULL;
 	v->cap = 0;
+}
+
+const char *sf_file_error(int e)
+{
+	const char *text = e > 0 ? sf_errno_text((unsigned)e) : NULL;
+
+	switch (e) {
+	case EINVAL: return "not a regular file";
+	case EAGAIN: return "it changed while being read";
+	case ENOMEM: return "out of memory";
+	default: return text ? text : "error";
+	}
 }
 
 /* Byte loops, not memcpy and strlen: the preload library prints policies
