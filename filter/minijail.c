@@ -727,65 +727,68 @@ static int add_filter(struct mj *m, struct mfile *f, unsigned nr, const struct m
 	return 0;
 }
 
+/* Parses one item of a list into items[i]. */
+typedef int mitem_fn(struct mj *m, struct mfile *f, void *items, unsigned i);
+
+static int descriptor_item(struct mj *m, struct mfile *f, void *items, unsigned i)
+{
+	return parse_descriptor(m, f, (int *)items + i);
+}
+
+static int filter_item(struct mj *m, struct mfile *f, void *items, unsigned i)
+{
+	return parse_single_filter(m, f, (struct mfilter *)items + i);
+}
+
+/* item | '{' item { ',' item } '}': at most max of them (what they are,
+ * for the error), into items; *n gets how many. */
+static int parse_list(struct mj *m, struct mfile *f, mitem_fn *item, void *items, unsigned max,
+		      const char *what, unsigned *n)
+{
+	struct mtok *open;
+	int rc;
+
+	*n = 0;
+	if (!peek(f) || peek(f)->type != M_LBRACE) {
+		*n = 1;
+		return item(m, f, items, 0);
+	}
+	open = take(f);
+	for (;;) {
+		if (*n >= max)
+			return mfail(m, f, open, "more than %u %s in one statement", max, what);
+		if ((rc = item(m, f, items, (*n)++)))
+			return rc;
+		if (!peek(f) || peek(f)->type != M_COMMA)
+			break;
+		take(f);
+	}
+	if (!peek(f) || peek(f)->type != M_RBRACE)
+		return mfail(m, f, open, "unclosed brace");
+	take(f);
+	return 0;
+}
+
 /* filter-statement := ( '{' descriptor { ',' descriptor } '}' | descriptor )
  *                     ':' ( '{' single-filter { ',' single-filter } '}'
  *                         | single-filter ) */
 static int parse_filter_statement(struct mj *m, struct mfile *f)
 {
 	int nrs[64], rc;
-	unsigned n = 0, i, k;
-	struct mtok *t, *colon;
+	unsigned n, nf, i, k;
+	struct mtok *colon;
 	struct mfilter filters[64];
-	unsigned nf = 0;
 
-	t = peek(f);
-	if (t->type == M_LBRACE) {
-		struct mtok *open = take(f);
-		for (;;) {
-			int nr;
-			if ((rc = parse_descriptor(m, f, &nr)))
-				return rc;
-			if (n >= sizeof(nrs) / sizeof(nrs[0]))
-				return mfail(m, f, open, "more than 64 syscalls in one statement");
-			nrs[n++] = nr;
-			if (!peek(f) || peek(f)->type != M_COMMA)
-				break;
-			take(f);
-		}
-		if (!peek(f) || peek(f)->type != M_RBRACE)
-			return mfail(m, f, open, "unclosed brace");
-		take(f);
-	} else {
-		if ((rc = parse_descriptor(m, f, &nrs[0])))
-			return rc;
-		n = 1;
-	}
+	if ((rc = parse_list(m, f, descriptor_item, nrs, sizeof(nrs) / sizeof(nrs[0]), "syscalls", &n)))
+		return rc;
 	colon = take(f);
 	if (!colon)
 		return missing(m, f, "missing colon");
 	if (colon->type != M_COLON)
 		return mfail(m, f, colon, "invalid colon");
-	t = peek(f);
-	if (!t)
-		return missing(m, f, "missing filter");
-	if (t->type == M_LBRACE) {
-		struct mtok *open = take(f);
-		for (;;) {
-			if (nf >= sizeof(filters) / sizeof(filters[0]))
-				return mfail(m, f, open, "more than 64 filters in one statement");
-			if ((rc = parse_single_filter(m, f, &filters[nf++])))
-				return rc;
-			if (!peek(f) || peek(f)->type != M_COMMA)
-				break;
-			take(f);
-		}
-		if (!peek(f) || peek(f)->type != M_RBRACE)
-			return mfail(m, f, open, "unclosed brace");
-		take(f);
-	} else {
-		if ((rc = parse_single_filter(m, f, &filters[nf++])))
-			return rc;
-	}
+	if ((rc = parse_list(m, f, filter_item, filters, sizeof(filters) / sizeof(filters[0]),
+			     "filters", &nf)))
+		return rc;
 	for (i = 0; i < nf; i++) {
 		filters[i].src = (uint16_t)f->src;
 		filters[i].line = colon->line;
