@@ -310,20 +310,28 @@ static const char *const_name_at(const void *ctx, unsigned i)
 	return i < sf_const_count ? sf_consts[i].name : NULL;
 }
 
-static int unknown_constant(struct parser *p)
+/* The current token is an unknown what ("constant"): the error names the
+ * closest of name_at's names to name (len bytes) and offers it as the fix,
+ * or, when none is close, ends with hint. */
+static int unknown_name(struct parser *p, const char *what, const char *name, size_t len,
+			const char *(*name_at)(const void *, unsigned), const char *hint)
 {
 	char buf[64];
-	const char *near = sf_closest(p->text + p->tok.start, p->tok.len,
-				      const_name_at, NULL);
+	const char *near = sf_closest(name, len, name_at, NULL);
 
 	if (near) {
-		fail(p, &p->tok, -EINVAL, "unknown constant '%s' (did you mean '%s'?)",
+		fail(p, &p->tok, -EINVAL, "unknown %s '%s' (did you mean '%s'?)", what,
 		     tok_text(p, &p->tok, buf, sizeof(buf)), near);
 		sf_error_fixit(p->err, p->text, p->textlen, near);
 		return -EINVAL;
 	}
-	return fail(p, &p->tok, -EINVAL, "unknown constant '%s'",
-		    tok_text(p, &p->tok, buf, sizeof(buf)));
+	return fail(p, &p->tok, -EINVAL, "unknown %s '%s'%s", what,
+		    tok_text(p, &p->tok, buf, sizeof(buf)), hint);
+}
+
+static int unknown_constant(struct parser *p)
+{
+	return unknown_name(p, "constant", p->text + p->tok.start, p->tok.len, const_name_at, "");
 }
 
 /* The largest and smallest decimal a signed argument of type t reads. */
@@ -733,21 +741,12 @@ static int parse_syscall(struct parser *p, struct sf_rule *r)
 
 		sc = sf_syscall_lookup(name, len);
 		if (!sc) {
-			const char *near;
 			if (len > 4 && memcmp(name, "sys_", 4) == 0) {
 				name += 4;
 				len -= 4;
 			}
-			near = sf_closest(name, len, syscall_name_at, NULL);
-			if (near) {
-				fail(p, &p->tok, -EINVAL, "unknown syscall '%s' (did you mean '%s'?)",
-				     tok_text(p, &p->tok, buf, sizeof(buf)), near);
-				sf_error_fixit(p->err, p->text, p->textlen, near);
-				return -EINVAL;
-			}
-			return fail(p, &p->tok, -EINVAL,
-				    "unknown syscall '%s' (see `secfilter syscalls`)",
-				    tok_text(p, &p->tok, buf, sizeof(buf)));
+			return unknown_name(p, "syscall", name, len, syscall_name_at,
+					    " (see `secfilter syscalls`)");
 		}
 	}
 	r->what = SF_R_SYSCALL;
@@ -766,24 +765,14 @@ static const char *group_name_at(const void *ctx, unsigned i)
 static int parse_group(struct parser *p, struct sf_rule *r)
 {
 	const struct sf_group *g = sf_group_lookup(p->text + p->tok.start, p->tok.len);
-	char buf[64];
-	const char *near;
 
 	if (g) {
 		r->what = SF_R_GROUP;
 		r->nr = (uint16_t)(g - sf_groups);
 		return 0;
 	}
-	near = sf_closest(p->text + p->tok.start, p->tok.len, group_name_at, NULL);
-	if (near) {
-		fail(p, &p->tok, -EINVAL, "unknown group '%s' (did you mean '%s'?)",
-		     tok_text(p, &p->tok, buf, sizeof(buf)), near);
-		sf_error_fixit(p->err, p->text, p->textlen, near);
-		return -EINVAL;
-	}
-	return fail(p, &p->tok, -EINVAL,
-		    "unknown group '%s' (see `secfilter syscalls --groups`)",
-		    tok_text(p, &p->tok, buf, sizeof(buf)));
+	return unknown_name(p, "group", p->text + p->tok.start, p->tok.len, group_name_at,
+			    " (see `secfilter syscalls --groups`)");
 }
 
 /* directive := 'on_next_syscall' | 'default' | syscall | '*' | '@' GROUP */
@@ -826,7 +815,6 @@ static const char *errno_name_at(const void *ctx, unsigned i)
 static int parse_errno(struct parser *p, uint16_t *e)
 {
 	char buf[64];
-	const char *near;
 
 	if (p->tok.kind == T_NUM) {
 		if (p->tok.num < 1 || p->tok.num > SF_ERRNO_MAX)
@@ -842,16 +830,10 @@ static int parse_errno(struct parser *p, uint16_t *e)
 			*e = en->value;
 			return next(p);
 		}
-		near = sf_closest(p->text + p->tok.start, p->tok.len, errno_name_at, NULL);
-		if (near) {
-			fail(p, &p->tok, -EINVAL, "unknown error name '%s' (did you mean '%s'?)",
-			     tok_text(p, &p->tok, buf, sizeof(buf)), near);
-			sf_error_fixit(p->err, p->text, p->textlen, near);
-			return -EINVAL;
-		}
-		return fail(p, &p->tok, -EINVAL, "unknown error name '%s' (expected EPERM, "
-			    "ENOSYS, ... or a number from 1 to %d)",
-			    tok_text(p, &p->tok, buf, sizeof(buf)), SF_ERRNO_MAX);
+		_Static_assert(SF_ERRNO_MAX == 4095, "the hint below names SF_ERRNO_MAX");
+		return unknown_name(p, "error name", p->text + p->tok.start, p->tok.len,
+				    errno_name_at,
+				    " (expected EPERM, ENOSYS, ... or a number from 1 to 4095)");
 	}
 	return fail(p, &p->tok, -EINVAL,
 		    "expected an error name (EPERM, ENOSYS, ...) or number after 'return', got '%s'",
