@@ -331,6 +331,12 @@ static struct mtok *take(struct mfile *f)
 	return t;
 }
 
+/* Takes the next token when it is a type one: true when it did. */
+static int take_if(struct mfile *f, enum mt type)
+{
+	return peek(f) && peek(f)->type == type && take(f);
+}
+
 static int tok_eq(const struct mfile *f, const struct mtok *t, const char *w)
 {
 	return t && t->len == strlen(w) && memcmp(f->text + t->start, w, t->len) == 0;
@@ -443,14 +449,12 @@ static int parse_value(struct mj *m, struct mfile *f, uint64_t *v)
 	*v = 0;
 	if (!peek(f))
 		return missing(m, f, "empty constant");
-	for (;;) {
+	do {
 		if ((rc = parse_constant(m, f, &c)))
 			return rc;
 		*v |= c;
-		if (!peek(f) || peek(f)->type != M_BOR)
-			return 0;
-		take(f);
-	}
+	} while (take_if(f, M_BOR));
+	return 0;
 }
 
 /* ---- expressions: DNF over 64-bit registers ---- */
@@ -520,21 +524,15 @@ static int parse_expression(struct mj *m, struct mfile *f, uint32_t *out)
 	uint32_t obase = m->ops.n, abase, node;
 	int rc;
 
-	for (;;) {
+	do {
 		abase = m->ops.n;
-		for (;;) {
+		do {
 			if ((rc = parse_atom(m, f, &node)) || (rc = push_op(m, f, node)))
 				return rc;
-			if (!peek(f) || peek(f)->type != M_AND)
-				break;
-			take(f);
-		}
+		} while (take_if(f, M_AND));
 		if ((rc = chain(m, f, SF_N_AND, abase, &node)) || (rc = push_op(m, f, node)))
 			return rc;
-		if (!peek(f) || peek(f)->type != M_OR)
-			break;
-		take(f);
-	}
+	} while (take_if(f, M_OR));
 	return chain(m, f, SF_N_OR, obase, out);
 }
 
@@ -622,7 +620,7 @@ static int parse_metadata(struct mj *m, struct mfile *f, int *skip)
 	struct mtok keys[16];
 	unsigned nkeys = 0, i;
 
-	for (;;) {
+	do {
 		int is_arch;
 		t = take(f);
 		if (!t)
@@ -643,7 +641,7 @@ static int parse_metadata(struct mj *m, struct mfile *f, int *skip)
 			return missing(m, f, "missing equal");
 		if (t->type != M_EQUAL)
 			return mfail(m, f, t, "invalid equal");
-		for (;;) {
+		do {
 			t = take(f);
 			if (!t)
 				return missing(m, f, "empty value");
@@ -651,17 +649,10 @@ static int parse_metadata(struct mj *m, struct mfile *f, int *skip)
 				return mfail(m, f, t, "invalid value");
 			if (is_arch && tok_eq(f, t, "x86_64"))
 				arch_match = 1;
-			if (!peek(f) || peek(f)->type != M_COMMA)
-				break;
-			take(f);
-		}
-		if (!peek(f) || peek(f)->type != M_SEMICOLON)
-			break;
-		take(f);
-	}
-	if (!peek(f) || peek(f)->type != M_RBRACKET)
+		} while (take_if(f, M_COMMA));
+	} while (take_if(f, M_SEMICOLON));
+	if (!take_if(f, M_RBRACKET))
 		return mfail(m, f, open, "unclosed bracket");
-	take(f);
 	*skip = have_arch && !arch_match;
 	return 0;
 }
@@ -707,11 +698,7 @@ static int parse_single_filter(struct mj *m, struct mfile *f, struct mfilter *ou
 		return parse_action(m, f, &out->action);
 	if ((rc = parse_expression(m, f, &out->expr)))
 		return rc;
-	if (peek(f) && peek(f)->type == M_SEMICOLON) {
-		take(f);
-		return parse_action(m, f, &out->action);
-	}
-	return 0;
+	return take_if(f, M_SEMICOLON) ? parse_action(m, f, &out->action) : 0;
 }
 
 static int add_filter(struct mj *m, struct mfile *f, unsigned nr, const struct mfilter *flt)
@@ -754,19 +741,13 @@ static int parse_list(struct mj *m, struct mfile *f, mitem_fn *item, void *items
 		return item(m, f, items, 0);
 	}
 	open = take(f);
-	for (;;) {
+	do {
 		if (*n >= max)
 			return mfail(m, f, open, "more than %u %s in one statement", max, what);
 		if ((rc = item(m, f, items, (*n)++)))
 			return rc;
-		if (!peek(f) || peek(f)->type != M_COMMA)
-			break;
-		take(f);
-	}
-	if (!peek(f) || peek(f)->type != M_RBRACE)
-		return mfail(m, f, open, "unclosed brace");
-	take(f);
-	return 0;
+	} while (take_if(f, M_COMMA));
+	return take_if(f, M_RBRACE) ? 0 : mfail(m, f, open, "unclosed brace");
 }
 
 /* filter-statement := ( '{' descriptor { ',' descriptor } '}' | descriptor )
