@@ -869,19 +869,23 @@ static int parse_action(struct parser *p, uint16_t *action)
 	return 1;
 }
 
+/* An action that must come here; the error says what was expected. */
+static int expect_action(struct parser *p, uint16_t *action, const char *expected)
+{
+	char buf[64];
+	int rc = parse_action(p, action);
+
+	if (rc <= 0)
+		return rc;
+	return fail(p, &p->tok, -EINVAL, "expected %s, got '%s'", expected,
+		    tok_text(p, &p->tok, buf, sizeof(buf)));
+}
+
 /* default's rhs := action */
 static int parse_default(struct parser *p, struct sf_rule *r)
 {
-	char buf[64];
-	int rc;
-
 	r->rhs = SF_RHS_ACTION;
-	rc = parse_action(p, &r->action);
-	if (rc <= 0)
-		return rc;
-	return fail(p, &p->tok, -EINVAL,
-		    "expected kill, log, trap or return ERRNO after 'default:', got '%s'",
-		    tok_text(p, &p->tok, buf, sizeof(buf)));
+	return expect_action(p, &r->action, "kill, log, trap or return ERRNO after 'default:'");
 }
 
 static const char *directive_text(const struct sf_rule *r)
@@ -931,14 +935,10 @@ static int parse_rhs(struct parser *p, struct sf_rule *r)
 	r->span_len = (uint32_t)(p->prev_end - r->span);
 	if (!tok_is(p, "else"))
 		return 0;
-	if ((rc = next(p)))
-		return rc;
-	rc = parse_action(p, &r->action);
-	if (rc <= 0)
-		return rc;
-	return fail(p, &p->tok, -EINVAL,
-		    "expected an action (return ERRNO, kill, trap, log) after 'else', got '%s'",
-		    tok_text(p, &p->tok, buf, sizeof(buf)));
+	rc = next(p);
+	return rc ? rc
+		  : expect_action(p, &r->action,
+				  "an action (return ERRNO, kill, trap, log) after 'else'");
 }
 
 static int parse_text(struct parser *parent, uint32_t src, unsigned depth);
