@@ -118,6 +118,16 @@ int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error
 int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
 		 struct sf_error *err);
 
+/* What every front end does first with source src: clears err, notes
+ * whether the source is a file as how says, counts its text and refuses
+ * more than SF_MAX_TEXT ("<what> is N bytes").  0 or -E2BIG. */
+int sf_front_start(struct sf_ast *ast, uint32_t src, int how, const char *what,
+		   struct sf_error *err);
+/* A foreign front end's state (size bytes, zeroed), the ast marked as
+ * decided by another syntax's rules (apply.c's ring_check); NULL with the
+ * error in err when out of memory. */
+void *sf_front_state(struct sf_ast *ast, uint32_t src, size_t size, struct sf_error *err);
+
 /* Building a tree without text.  Each returns 0, -ENOMEM, or -E2BIG past
  * the limits (MAX_NODES, MAX_RULES), with no message: the caller knows
  * where it was and says so (sf_error_src).  Nodes are children first; a

@@ -1160,35 +1160,21 @@ static int emit(struct mj *m, uint32_t top)
 
 int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err)
 {
-	struct mj *m = sf_mem_alloc(sizeof(*m));
-	struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
+	struct mj *m;
 	unsigned i;
 	int rc;
 
-	err->code = 0;
-	err->text[0] = '\0';
-	ast->foreign = 1; /* decided as minijail decides (apply.c's ring_check) */
-	if (!m) {
-		sf_error_src(err, -ENOMEM, ast, src, 0, 0, 0, "out of memory");
+	if ((rc = sf_front_start(ast, src, how, "policy text", err)))
+		return rc;
+	if (!(m = sf_front_state(ast, src, sizeof(*m), err)))
 		return -ENOMEM;
-	}
 	m->ast = ast;
 	m->err = err;
 	m->how = how;
 	m->dflt = SF_ACTION_KILL;
-	s->is_file = how == SF_SRC_FILE;
-	if (s->is_file)
-		sf_file_id(s->name, s->id);
-	ast->text_total += s->len;
-	if (s->len > SF_MAX_TEXT) {
-		sf_error_src(err, -E2BIG, ast, src, 0, 0, 0,
-			     "policy text is %zu bytes; the limit is 1 MiB", s->len);
-		rc = -E2BIG;
-	} else {
-		rc = scan_denylist(m, src, &m->denylist);
-		if (m->denylist) /* what matches nothing runs, unless @default */
-			m->dflt = ALLOW;
-	}
+	rc = scan_denylist(m, src, &m->denylist);
+	if (m->denylist) /* what matches nothing runs, unless @default */
+		m->dflt = ALLOW;
 	if (!rc)
 		rc = read_file(m, src, 1);
 	if (!rc)

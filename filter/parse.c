@@ -1097,19 +1097,8 @@ static int parse_text(struct parser *parent, uint32_t src, unsigned depth)
 
 int sf_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err)
 {
-	struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
 	struct parser top = { .how = how, .ast = ast, .err = err };
+	int rc = sf_front_start(ast, src, how, "policy text", err);
 
-	err->code = 0;
-	err->text[0] = '\0';
-	s->is_file = how == SF_SRC_FILE;
-	if (s->is_file)
-		sf_file_id(s->name, s->id); /* unknown: no cycle through it is seen */
-	ast->text_total += s->len;
-	if (s->len > SF_MAX_TEXT) {
-		sf_error_at(err, -E2BIG, s->name, s->text, s->len, 0, 0, 0,
-			    "policy text is %zu bytes; the limit is 1 MiB", s->len);
-		return -E2BIG;
-	}
-	return parse_text(&top, src, 0);
+	return rc ? rc : parse_text(&top, src, 0);
 }
