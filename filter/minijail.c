@@ -360,6 +360,17 @@ static int missing(struct mj *m, struct mfile *f, const char *what)
 	return mfail(m, f, &at, "%s", what);
 }
 
+/* Takes the next token into *t; it must be a type one.  The error says
+ * empty when there is none, invalid when it is of another type. */
+static int expect(struct mj *m, struct mfile *f, enum mt type, const char *empty,
+		  const char *invalid, struct mtok **t)
+{
+	*t = take(f);
+	if (!*t)
+		return missing(m, f, empty);
+	return (*t)->type == type ? 0 : mfail(m, f, *t, "%s", invalid);
+}
+
 /* ---- constants ---- */
 
 /* single-constant := IDENTIFIER | NUMERIC_CONSTANT, as a 64-bit word. */
@@ -619,14 +630,12 @@ static int parse_metadata(struct mj *m, struct mfile *f, int *skip)
 	int have_arch = 0, arch_match = 0;
 	struct mtok keys[16];
 	unsigned nkeys = 0, i;
+	int rc;
 
 	do {
 		int is_arch;
-		t = take(f);
-		if (!t)
-			return missing(m, f, "missing key");
-		if (t->type != M_IDENT)
-			return mfail(m, f, t, "invalid key");
+		if ((rc = expect(m, f, M_IDENT, "missing key", "invalid key", &t)))
+			return rc;
 		for (i = 0; i < nkeys; i++)
 			if (keys[i].len == t->len &&
 			    memcmp(f->text + keys[i].start, f->text + t->start, t->len) == 0)
@@ -636,17 +645,11 @@ static int parse_metadata(struct mj *m, struct mfile *f, int *skip)
 			keys[nkeys++] = *t;
 		is_arch = tok_eq(f, t, "arch");
 		have_arch |= is_arch;
-		t = take(f);
-		if (!t)
-			return missing(m, f, "missing equal");
-		if (t->type != M_EQUAL)
-			return mfail(m, f, t, "invalid equal");
+		if ((rc = expect(m, f, M_EQUAL, "missing equal", "invalid equal", &t)))
+			return rc;
 		do {
-			t = take(f);
-			if (!t)
-				return missing(m, f, "empty value");
-			if (t->type != M_IDENT)
-				return mfail(m, f, t, "invalid value");
+			if ((rc = expect(m, f, M_IDENT, "empty value", "invalid value", &t)))
+				return rc;
 			if (is_arch && tok_eq(f, t, "x86_64"))
 				arch_match = 1;
 		} while (take_if(f, M_COMMA));
@@ -762,11 +765,8 @@ static int parse_filter_statement(struct mj *m, struct mfile *f)
 
 	if ((rc = parse_list(m, f, descriptor_item, nrs, sizeof(nrs) / sizeof(nrs[0]), "syscalls", &n)))
 		return rc;
-	colon = take(f);
-	if (!colon)
-		return missing(m, f, "missing colon");
-	if (colon->type != M_COLON)
-		return mfail(m, f, colon, "invalid colon");
+	if ((rc = expect(m, f, M_COLON, "missing colon", "invalid colon", &colon)))
+		return rc;
 	if ((rc = parse_list(m, f, filter_item, filters, sizeof(filters) / sizeof(filters[0]),
 			     "filters", &nf)))
 		return rc;
@@ -788,13 +788,11 @@ static int parse_filter_statement(struct mj *m, struct mfile *f)
 static int parse_default(struct mj *m, struct mfile *f)
 {
 	struct mtok *t;
+	int rc;
 
 	take(f);
-	t = take(f);
-	if (!t)
-		return missing(m, f, "empty action");
-	if (t->type != M_ACTION)
-		return mfail(m, f, t, "invalid default action");
+	if ((rc = expect(m, f, M_ACTION, "empty action", "invalid default action", &t)))
+		return rc;
 	if (tok_eq(f, t, "trap"))
 		m->dflt = SF_ACTION_TRAP;
 	else if (tok_eq(f, t, "kill") || tok_eq(f, t, "kill-process") ||
