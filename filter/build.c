@@ -160,12 +160,17 @@ int sf_front_start(struct sf_ast *ast, uint32_t src, int how, const char *what,
 	return -E2BIG;
 }
 
-void *sf_front_state(struct sf_ast *ast, uint32_t src, size_t size, struct sf_error *err)
+void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what, size_t size,
+		     struct sf_error *err, int *rc)
 {
-	void *state = sf_mem_alloc(size);
+	void *state;
 
+	if ((*rc = sf_front_start(ast, src, how, what, err)))
+		return NULL;
 	ast->foreign = 1;
-	if (!state)
+	if (!(state = sf_mem_alloc(size))) {
 		sf_error_src(err, -ENOMEM, ast, src, 0, 0, 0, "out of memory");
+		*rc = -ENOMEM;
+	}
 	return state;
 }

@@ -123,10 +123,11 @@ int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
  * more than SF_MAX_TEXT ("<what> is N bytes").  0 or -E2BIG. */
 int sf_front_start(struct sf_ast *ast, uint32_t src, int how, const char *what,
 		   struct sf_error *err);
-/* A foreign front end's state (size bytes, zeroed), the ast marked as
- * decided by another syntax's rules (apply.c's ring_check); NULL with the
- * error in err when out of memory. */
-void *sf_front_state(struct sf_ast *ast, uint32_t src, size_t size, struct sf_error *err);
+/* sf_front_start for a foreign front end, then its state (size bytes,
+ * zeroed), the ast marked as decided by another syntax's rules (apply.c's
+ * ring_check).  NULL with *rc and err set when either fails. */
+void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what, size_t size,
+		     struct sf_error *err, int *rc);
 
 /* Building a tree without text.  Each returns 0, -ENOMEM, or -E2BIG past
  * the limits (MAX_NODES, MAX_RULES), with no message: the caller knows

@@ -1158,14 +1158,12 @@ static int emit(struct mj *m, uint32_t top)
 
 int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err)
 {
-	struct mj *m;
-	unsigned i;
 	int rc;
+	struct mj *m = sf_front_state(ast, src, how, "policy text", sizeof(*m), err, &rc);
+	unsigned i;
 
-	if ((rc = sf_front_start(ast, src, how, "policy text", err)))
+	if (!m)
 		return rc;
-	if (!(m = sf_front_state(ast, src, sizeof(*m), err)))
-		return -ENOMEM;
 	m->ast = ast;
 	m->err = err;
 	m->how = how;

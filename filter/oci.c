@@ -920,15 +920,13 @@ static int profile(struct oci *o)
 int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
 		 struct sf_error *err)
 {
-	struct oci *o;
-	unsigned i;
 	int rc;
-
 	/* SF_SRC_TEXT: a profile includes nothing */
-	if ((rc = sf_front_start(ast, src, SF_SRC_TEXT, "profile", err)))
+	struct oci *o = sf_front_state(ast, src, SF_SRC_TEXT, "profile", sizeof(*o), err, &rc);
+	unsigned i;
+
+	if (!o)
 		return rc;
-	if (!(o = sf_front_state(ast, src, sizeof(*o), err)))
-		return -ENOMEM;
 	o->ast = ast;
 	o->src = src;
 	o->err = err;
