@@ -95,8 +95,7 @@ struct kill {
 };
 
 struct run {
-	const char *file, *expr;
-	int syntax;        /* --syntax, or SYNTAX_BY_NAME */
+	struct policy_args pol;
 	enum mode mode;
 	int mode_explicit;
 	int log;
@@ -142,27 +141,25 @@ static int parse_env_defaults(struct run *r)
 static int parse_args(struct run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "expr", required_argument, NULL, 'e' },
+		TOOL_POLICY_LONGOPTS,
 		{ "trusted", no_argument, NULL, 't' },
 		{ "interpose", no_argument, NULL, 'i' },
 		{ "log", no_argument, NULL, 'l' },
-		{ "syntax", required_argument, NULL, 'S' },
 		TOOL_COMMON_LONGOPTS,
 	};
+	struct policy_args pol = POLICY_ARGS_INIT;
 	int o, rc;
 
-	r->syntax = SYNTAX_BY_NAME;
+	r->pol = pol;
 	if ((rc = parse_env_defaults(r)))
 		return rc;
-	while ((o = getopt_long(argc, argv, "+:p:e:tilhV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "+:" TOOL_POLICY_SHORTOPTS "tilhV", opts, NULL)) != -1) {
+		if ((rc = policy_option("run", o, optarg, &r->pol)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (o) {
-		case 'p':
-		case 'e':
-			if (r->file || r->expr)
-				return tool_usage_err("run", "run: give one policy: -p or -e");
-			*(o == 'p' ? &r->file : &r->expr) = optarg;
-			break;
 		case 't':
 		case 'i':
 			if (r->mode_explicit)
@@ -173,12 +170,6 @@ static int parse_args(struct run *r, int argc, char **argv)
 			break;
 		case 'l':
 			r->log = 1;
-			break;
-		case 'S':
-			r->syntax = syntax_by_name(optarg);
-			if (r->syntax < 0)
-				return tool_usage_err("run", "run: unknown syntax '%s' (secfilter, "
-						      "minijail or oci)", optarg);
 			break;
 		default:
 			return tool_common_option("run", o, argv, usage);
@@ -938,7 +929,7 @@ static int prepare(struct run *r, int argc, char **argv)
 
 	if ((rc = parse_args(r, argc, argv)))
 		return rc;
-	if ((rc = policy_in_load(&r->in, "run", r->file, r->expr, r->syntax)))
+	if ((rc = policy_in_load(&r->in, "run", r->pol.file, r->pol.expr, r->pol.syntax)))
 		return rc;
 	if ((rc = policy_in_parse(&r->in, &r->policy)))
 		return rc;
