@@ -630,6 +630,21 @@ static int take_listener(struct run *r, int child_fd, int *pending_sig)
  * they were done (*status says how). */
 #define PROG_ENDED (-1)
 
+/* From PROG's exec stop, runs it on to addr (where says what that is):
+ * 0 once there, PROG_ENDED, or an exit status. */
+static int stop_at(struct run *r, unsigned long addr, const char *where, int *status)
+{
+	int rc = trace_run_to(r->pid, addr, status);
+
+	if (rc == 1)
+		return PROG_ENDED;
+	if (rc != 0) {
+		tool_perr("run: cannot stop %s at %s", r->name, where);
+		return EX_SF_FAIL;
+	}
+	return 0;
+}
+
 /* Trusted mode, at PROG's exec stop: the filter goes in at the first
  * instruction of the new image.  0, PROG_ENDED, or an exit status. */
 static int arm_trusted(struct run *r, int *status, int *pending_sig)
@@ -638,18 +653,12 @@ static int arm_trusted(struct run *r, int *status, int *pending_sig)
 	long ret;
 	int rc;
 
-
 	if (!start) {
 		tool_perr("run: cannot read the registers of %s", r->name);
 		return EX_SF_FAIL;
 	}
-	rc = trace_run_to(r->pid, start, status);
-	if (rc == 1)
-		return PROG_ENDED;
-	if (rc != 0) {
-		tool_perr("run: cannot stop %s at its first instruction", r->name);
-		return EX_SF_FAIL;
-	}
+	if ((rc = stop_at(r, start, "its first instruction", status)))
+		return rc;
 	ret = trace_inject_seccomp(r->pid, r->prog, r->prog_len,
 				   r->listen ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, pending_sig);
 	if (r->listen && ret == -EBUSY) {
@@ -711,13 +720,8 @@ static int verify_interposed(struct run *r, int *status)
 		tool_err("run: cannot read the entry point of %s", r->name);
 		return EX_SF_FAIL;
 	}
-	rc = trace_run_to(r->pid, entry, status);
-	if (rc == 1)
-		return PROG_ENDED;
-	if (rc < 0) {
-		tool_perr("run: cannot stop %s at its entry point", r->name);
-		return EX_SF_FAIL;
-	}
+	if ((rc = stop_at(r, entry, "its entry point", status)))
+		return rc;
 	rc = handshakes(r->hs[0], r->pid);
 	if (rc == 1)
 		return 0;
