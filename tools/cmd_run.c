@@ -432,16 +432,7 @@ static void add_kill(struct run *r, pid_t pid, long nr, const char *comm)
 	for (i = 0; i < r->nkills; i++)
 		if (r->kills[i].pid == pid) /* two threads reported at once */
 			return;
-	if (r->nkills == r->kills_cap) {
-		struct kill *k;
-		r->kills_cap = r->kills_cap ? 2 * r->kills_cap : 16;
-		k = realloc(r->kills, r->kills_cap * sizeof(*k));
-		if (!k) {
-			tool_err("out of memory");
-			exit(EX_SF_FAIL);
-		}
-		r->kills = k;
-	}
+	r->kills = xgrow(r->kills, &r->kills_cap, r->nkills, sizeof(*r->kills), 16);
 	r->kills[r->nkills].pid = pid;
 	r->kills[r->nkills].nr = nr;
 	snprintf(r->kills[r->nkills].comm, sizeof(r->kills[0].comm), "%s", comm);

@@ -64,6 +64,10 @@ int tool_common_option(const char *cmd, int o, char **argv, const char *usage);
 
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
+/* The array a of *cap elements of elem bytes, with room for element n:
+ * when n has reached *cap, moved to twice as many (first to begin
+ * with).  Out of memory ends the command, as for xmalloc. */
+void *xgrow(void *a, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* Reads at most max bytes of fd (a policy larger than the parser's limit
  * need only be read far enough to be refused).  Returns 0 and a NUL-
