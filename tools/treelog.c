@@ -92,11 +92,7 @@ void treelog_call(struct treelog *t, const struct sf_vcall *c)
 		char *buf = xmalloc(64 << 10);
 		struct sf_out o = { buf, 64 << 10, 0 };
 
-		sf_vreport_head(&o, c);
-		sf_vreport_args(&o, c);
-		if (sf_vreport_rule(&o, c) < 0)
-			sf_out_str(&o, "    rule: a filter installed before this policy\n");
-		sf_vreport_add(&o, c);
+		sf_vreport(&o, c, "a filter installed before this policy");
 		sf_out_end(&o);
 		treelog_write(t, buf, strlen(buf));
 		free(buf);
