@@ -204,7 +204,10 @@ struct sf_out {
 
 void sf_out_str(struct sf_out *o, const char *s);
 void sf_out_mem(struct sf_out *o, const char *s, size_t n);
+/* v in base 10 or 16; base 16 with "0x" before it. */
 void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base);
+/* v's digits in base 10 or 16, nothing before them. */
+void sf_out_digits(struct sf_out *o, uint64_t v, unsigned base);
 void sf_out_s64(struct sf_out *o, int64_t v);
 /* Terminates the text (when cap > 0) and returns the full length. */
 size_t sf_out_end(struct sf_out *o);

@@ -73,7 +73,7 @@ void sf_out_str(struct sf_out *o, const char *s)
 	}
 }
 
-void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
+void sf_out_digits(struct sf_out *o, uint64_t v, unsigned base)
 {
 	char digits[24];
 	unsigned i = sizeof(digits);
@@ -82,9 +82,14 @@ void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
 		digits[--i] = "0123456789abcdef"[v % base];
 		v /= base;
 	} while (v);
+	sf_out_mem(o, digits + i, sizeof(digits) - i);
+}
+
+void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
+{
 	if (base == 16)
 		sf_out_str(o, "0x");
-	sf_out_mem(o, digits + i, sizeof(digits) - i);
+	sf_out_digits(o, v, base);
 }
 
 void sf_out_s64(struct sf_out *o, int64_t v)
