@@ -621,12 +621,19 @@ static int take_listener(struct run *r, int child_fd, int *pending_sig)
  * they were done (*status says how). */
 #define PROG_ENDED (-1)
 
-/* From PROG's exec stop, runs it on to addr (where says what that is):
- * 0 once there, PROG_ENDED, or an exit status. */
-static int stop_at(struct run *r, unsigned long addr, const char *where, int *status)
+/* From PROG's exec stop, runs it on to addr (where says what that is),
+ * read from what: 0 when it could not be (errno says why).  0 once
+ * there, PROG_ENDED, or an exit status. */
+static int stop_at(struct run *r, unsigned long addr, const char *what, const char *where,
+		   int *status)
 {
-	int rc = trace_run_to(r->pid, addr, status);
+	int rc;
 
+	if (!addr) {
+		tool_perr("run: cannot read %s of %s", what, r->name);
+		return EX_SF_FAIL;
+	}
+	rc = trace_run_to(r->pid, addr, status);
 	if (rc == 1)
 		return PROG_ENDED;
 	if (rc != 0) {
@@ -640,15 +647,10 @@ static int stop_at(struct run *r, unsigned long addr, const char *where, int *st
  * instruction of the new image.  0, PROG_ENDED, or an exit status. */
 static int arm_trusted(struct run *r, int *status, int *pending_sig)
 {
-	unsigned long start = trace_rip(r->pid);
 	long ret;
-	int rc;
+	int rc = stop_at(r, trace_rip(r->pid), "the registers", "its first instruction", status);
 
-	if (!start) {
-		tool_perr("run: cannot read the registers of %s", r->name);
-		return EX_SF_FAIL;
-	}
-	if ((rc = stop_at(r, start, "its first instruction", status)))
+	if (rc)
 		return rc;
 	ret = trace_inject_seccomp(r->pid, r->prog, r->prog_len,
 				   r->listen ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, pending_sig);
@@ -704,14 +706,10 @@ static int handshakes(int fd, pid_t pid)
  * only with the library enforcing.  0, PROG_ENDED, or an exit status. */
 static int verify_interposed(struct run *r, int *status)
 {
-	unsigned long entry = trace_auxv(r->pid, AT_ENTRY);
-	int rc;
+	int rc = stop_at(r, trace_auxv(r->pid, AT_ENTRY), "the entry point", "its entry point",
+			 status);
 
-	if (!entry) {
-		tool_err("run: cannot read the entry point of %s", r->name);
-		return EX_SF_FAIL;
-	}
-	if ((rc = stop_at(r, entry, "its entry point", status)))
+	if (rc)
 		return rc;
 	rc = handshakes(r->hs[0], r->pid);
 	if (rc == 1)
