@@ -12,9 +12,10 @@ named frame of one object in one backtrace must give the same bias.
 
 A frame that carries `at FILE:LINE` must have addr2line's line and file
 (the report's path may be the tail of addr2line's: relative to the
-compilation directory where addr2line's is absolute).  A frame without one must be in
-an object whose line table the reader cannot read (none, or compressed
-sections), or at an address addr2line cannot name either.
+compilation directory where addr2line's is absolute).  A frame without
+one must be in an object whose own line table the reader cannot read
+(none, or compressed sections), or at an address addr2line cannot name
+either.
 
 Prints one line per REPORT, each disagreement under it, then the totals;
 exits 1 if anything disagrees."""
