@@ -1,0 +1,33 @@
+/* Helpers shared by unit tests beyond tsupport's policy ones: a driver for
+ * tables of inputs a front end must refuse, and reading a whole file. */
+#ifndef SECFILTER_TCOMMON_H
+#define SECFILTER_TCOMMON_H
+
+#include <stddef.h>
+
+#include "policy.h"
+
+/* An input a front end must refuse, and where its error must point. */
+struct t_error_case {
+	const char *text;
+	unsigned line, col;
+	const char *message; /* a substring of the error */
+};
+
+/* Reads text as one front end does: 0 when it is accepted, else the
+ * error's code with *err filled in. */
+typedef int t_reader(const char *text, struct sf_error *err);
+
+/* Fails the test unless read refuses every case with -EINVAL and an
+ * error text that starts "source:LINE:COL: error: " and holds the case's
+ * message; prints each case that is not so refused. */
+void t_refused_at(const struct t_error_case *cases, size_t n, const char *source,
+		  t_reader *read);
+#define T_REFUSED_AT(cases, source, read) \
+	t_refused_at(cases, sizeof(cases) / sizeof(cases[0]), source, read)
+
+/* The whole file, NUL-terminated (malloc'd; *len its length unless len is
+ * NULL); NULL when it cannot be opened. */
+char *t_slurp(const char *path, size_t *len);
+
+#endif
