@@ -1,5 +1,6 @@
 /* Shared by the escape attempts (see run.sh): each gets the marker's path
- * as argv[1] and tries to create it past the policy. */
+ * as argv[1] and tries to create it past the policy.  Test programs in
+ * tests/progs that make raw syscalls or clones use it too. */
 #ifndef ESCAPE_H
 #define ESCAPE_H
 
