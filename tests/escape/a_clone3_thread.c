@@ -12,8 +12,5 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	child_marker = argv[1];
-	if (clone3_run(&ca, marker_child) < 0)
-		return 2;
-	wait_child_done();
-	return 0;
+	return marker_child_done(clone3_run(&ca, marker_child), 1);
 }

@@ -12,9 +12,6 @@ int main(int argc, char **argv)
 {
 	(void)argc;
 	child_marker = argv[1];
-	if (clone_run(SYS_clone, SIGCHLD, (long)child_stack_top(marker_child), 0, 0, 0,
-		      marker_child) < 0)
-		return 2;
-	wait_children();
-	return 0;
+	return marker_child_done(clone_run(SYS_clone, SIGCHLD, (long)child_stack_top(marker_child),
+					   0, 0, 0, marker_child), 0);
 }

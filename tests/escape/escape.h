@@ -101,6 +101,20 @@ static inline void wait_child_done(void)
 	}
 }
 
+/* What an attempt that started marker_child returns: 2 if the start (a
+ * clone's result) failed, else 0 once the child is done: a thread (it
+ * sets child_done) or a process (waited for). */
+static inline int marker_child_done(long start, int thread)
+{
+	if (start < 0)
+		return 2;
+	if (thread)
+		wait_child_done();
+	else
+		wait_children();
+	return 0;
+}
+
 #define CHILD_STACK_SIZE (64 << 10)
 
 /* A new stack for a clone; its top word is fn, for a child that would

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "tcommon.h"
+#include "tsupport.h"
 
 void t_refused_at(const struct t_error_case *cases, size_t n, const char *source,
 		  t_reader *read)
@@ -31,6 +32,31 @@ void t_refused_at(const struct t_error_case *cases, size_t n, const char *source
 		}
 	}
 	assert_int_equal(bad, 0);
+}
+
+static int policy_read(struct sf_policy *p, const struct sf_error *err)
+{
+	sf_policy_free(p);
+	return p ? 0 : err->code;
+}
+
+int t_read_minijail(const char *text, struct sf_error *err)
+{
+	return policy_read(t_parse_syntax(SF_SYNTAX_MINIJAIL, "t.policy", text, err), err);
+}
+
+int t_read_oci(const char *text, struct sf_error *err)
+{
+	return policy_read(t_oci("6.1.0", text, err), err);
+}
+
+void t_glob(const char *const *patterns, size_t n, glob_t *files)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (glob(patterns[i], i ? GLOB_APPEND : 0, NULL, files) != 0)
+			fail_msg("no file matches %s", patterns[i]);
 }
 
 char *t_slurp(const char *path, size_t *len)

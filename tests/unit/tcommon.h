@@ -1,8 +1,9 @@
 /* Helpers shared by unit tests beyond tsupport's policy ones: a driver for
- * tables of inputs a front end must refuse, and reading a whole file. */
+ * tables of inputs a front end must refuse, reading files of a corpus. */
 #ifndef SECFILTER_TCOMMON_H
 #define SECFILTER_TCOMMON_H
 
+#include <glob.h>
 #include <stddef.h>
 
 #include "policy.h"
@@ -25,6 +26,14 @@ void t_refused_at(const struct t_error_case *cases, size_t n, const char *source
 		  t_reader *read);
 #define T_REFUSED_AT(cases, source, read) \
 	t_refused_at(cases, sizeof(cases) / sizeof(cases[0]), source, read)
+
+/* Readers of the front ends that give a policy: a minijail policy file
+ * (named t.policy), an OCI profile on kernel 6.1.0 (named p.json). */
+t_reader t_read_minijail, t_read_oci;
+
+/* Every file matching one of the n patterns, in *files (globfree it);
+ * fails the test if a pattern matches none. */
+void t_glob(const char *const *patterns, size_t n, glob_t *files);
 
 /* The whole file, NUL-terminated (malloc'd; *len its length unless len is
  * NULL); NULL when it cannot be opened. */

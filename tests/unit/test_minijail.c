@@ -214,14 +214,6 @@ static void metadata_skips_other_arches(void **state)
 	sf_policy_free(p);
 }
 
-static int minijail_read(const char *text, struct sf_error *err)
-{
-	struct sf_policy *p = t_parse_syntax(SF_SYNTAX_MINIJAIL, "t.policy", text, err);
-
-	sf_policy_free(p);
-	return p ? 0 : err->code;
-}
-
 static void errors_at_their_place(void **state)
 {
 	static const struct t_error_case cases[] = {
@@ -270,7 +262,7 @@ static void errors_at_their_place(void **state)
 	};
 
 	(void)state;
-	T_REFUSED_AT(cases, "t.policy", minijail_read);
+	T_REFUSED_AT(cases, "t.policy", t_read_minijail);
 }
 
 static char dir[64];

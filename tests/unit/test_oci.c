@@ -193,14 +193,6 @@ static void default_actions(void **state)
 	sf_policy_free(p);
 }
 
-static int oci_read(const char *text, struct sf_error *err)
-{
-	struct sf_policy *p = t_oci("6.1.0", text, err);
-
-	sf_policy_free(p);
-	return p ? 0 : err->code;
-}
-
 static void errors_at_their_place(void **state)
 {
 	static const struct t_error_case cases[] = {
@@ -269,7 +261,7 @@ static void errors_at_their_place(void **state)
 	};
 
 	(void)state;
-	T_REFUSED_AT(cases, "p.json", oci_read);
+	T_REFUSED_AT(cases, "p.json", t_read_oci);
 }
 
 /* The canonical text of a profile says what it means, in our language,
