@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "systab.h"
 #include "tcommon.h"
 #include "tsupport.h"
 
@@ -78,4 +80,87 @@ char *t_slurp(const char *path, size_t *len)
 	if (len)
 		*len = (size_t)n;
 	return buf;
+}
+
+static unsigned outcome_named(const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		unsigned action;
+	} named[] = {
+		{ "run", SF_ACTION_RUN },
+		{ "kill", SF_ACTION_KILL },
+		{ "trap", SF_ACTION_TRAP },
+		{ "log", SF_ACTION_LOG },
+	};
+	unsigned i;
+
+	if (isdigit((unsigned char)*s))
+		return (unsigned)strtoul(s, NULL, 0);
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (strlen(named[i].name) == n && !memcmp(named[i].name, s, n))
+			return named[i].action;
+	for (i = 1; i <= SF_ERRNO_MAX; i++) {
+		const char *e = strerrorname_np((int)i);
+
+		if (e && strlen(e) == n && !memcmp(e, s, n))
+			return i;
+	}
+	fail_msg("unknown outcome '%.*s'", (int)n, s);
+	return 0;
+}
+
+static long syscall_named(const char *s, size_t n)
+{
+	const struct sf_syscall *sc;
+
+	if (isdigit((unsigned char)*s) || *s == '-')
+		return strtol(s, NULL, 0);
+	sc = sf_syscall_lookup(s, n);
+	if (!sc)
+		fail_msg("unknown syscall '%.*s'", (int)n, s);
+	return sc->nr;
+}
+
+void t_expect_outcomes(const struct sf_policy *p, const char *calls)
+{
+	const char *c = calls;
+	unsigned bad = 0;
+
+	for (;;) {
+		const char *call;
+		uint64_t a[4] = { 0 };
+		unsigned na = 0, want, got;
+		size_t n;
+		long nr;
+
+		c += strspn(c, " ;\n");
+		if (!*c)
+			break;
+		call = c;
+		n = strcspn(c, "(");
+		if (!c[n])
+			fail_msg("expected '(' after the syscall in '%s'", call);
+		nr = syscall_named(c, n);
+		for (c += n + 1; *c != ')'; c += strspn(c, " ,")) {
+			char *end;
+
+			if (na == 4)
+				fail_msg("more than four arguments in '%s'", call);
+			a[na++] = strtoull(c, &end, 0);
+			if (end == c)
+				fail_msg("expected a number or ')' at '%s'", c);
+			c = end;
+		}
+		c += 1 + strspn(c + 1, " ");
+		n = strcspn(c, "; \n");
+		want = outcome_named(c, n);
+		c += n;
+		got = t_action(p, nr, a[0], a[1], a[2], a[3]);
+		if (got != want) {
+			print_error("%.*s: got %#x, want %#x\n", (int)(c - call), call, got, want);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
 }

@@ -35,6 +35,13 @@ t_reader t_read_minijail, t_read_oci;
  * fails the test if a pattern matches none. */
 void t_glob(const char *const *patterns, size_t n, glob_t *files);
 
+/* Fails unless every call of calls gets its outcome under p (sf_action of
+ * its decision); reports each call that does not.  calls: entries
+ * "NAME(A0, A1, ...) OUTCOME" separated by ";": NAME a syscall's name or
+ * number, up to four arguments (the rest 0) as strtoull reads them,
+ * OUTCOME run, kill, trap, log, or an errno's name or number. */
+void t_expect_outcomes(const struct sf_policy *p, const char *calls);
+
 /* The whole file, NUL-terminated (malloc'd; *len its length unless len is
  * NULL); NULL when it cannot be opened. */
 char *t_slurp(const char *path, size_t *len);
