@@ -13,8 +13,18 @@
 #include "tcommon.h"
 #include "tsupport.h"
 
-void t_refused_at(const struct t_error_case *cases, size_t n, const char *source,
-		  t_reader *read)
+/* An input a front end must refuse, and where its error must point. */
+struct error_case {
+	const char *text;
+	unsigned line, col;
+	const char *message; /* a part of the error */
+};
+
+/* Fails the test unless read refuses every case with -EINVAL and an
+ * error text that starts "source:LINE:COL: error: " and holds the case's
+ * message; prints each case that is not so refused. */
+static void refused_at(const struct error_case *cases, size_t n, const char *source,
+		       t_reader *read)
 {
 	unsigned bad = 0;
 	size_t i;
@@ -34,6 +44,76 @@ void t_refused_at(const struct t_error_case *cases, size_t n, const char *source
 		}
 	}
 	assert_int_equal(bad, 0);
+}
+
+/* Decodes the C escapes of s in place (the result is no longer). */
+static char *unescape(char *s, const char *path, unsigned line)
+{
+	static const char plain[] = "nrt\\", meant[] = "\n\r\t\\";
+	char *r = s, *w = s;
+
+	while (*r) {
+		const char *e;
+
+		if (*r != '\\') {
+			*w++ = *r++;
+		} else if (r[1] == 'x' && isxdigit((unsigned char)r[2]) &&
+			   isxdigit((unsigned char)r[3])) {
+			char hex[3] = { r[2], r[3], 0 };
+
+			*w++ = (char)strtoul(hex, NULL, 16);
+			r += 4;
+		} else if (r[1] && (e = strchr(plain, r[1]))) {
+			*w++ = meant[e - plain];
+			r += 2;
+		} else {
+			fail_msg("%s:%u: unknown escape", path, line);
+		}
+	}
+	*w = '\0';
+	return s;
+}
+
+void t_refused_in(const char *path, const char *source, t_reader *read)
+{
+	char *text = t_slurp(path, NULL), *at, *next;
+	struct error_case *cases;
+	size_t n = 0, cap = 16;
+	unsigned line = 0;
+
+	if (!text)
+		fail_msg("cannot read %s", path);
+	cases = malloc(cap * sizeof(*cases));
+	assert_non_null(cases);
+	for (at = text; *at; at = next) {
+		char *input, *message;
+
+		line++;
+		next = at + strcspn(at, "\n");
+		if (*next)
+			*next++ = '\0';
+		if (!*at || *at == '#')
+			continue;
+		input = strchr(at, '\t');
+		message = input ? strchr(input + 1, '\t') : NULL;
+		if (!message)
+			fail_msg("%s:%u: expected LINE:COL<tab>INPUT<tab>MESSAGE", path, line);
+		*input++ = *message++ = '\0';
+		if (sscanf(at, "%u:%u", &cases[n].line, &cases[n].col) != 2)
+			fail_msg("%s:%u: expected LINE:COL", path, line);
+		cases[n].text = unescape(input, path, line);
+		cases[n].message = unescape(message, path, line);
+		if (++n == cap) {
+			cap *= 2;
+			cases = realloc(cases, cap * sizeof(*cases));
+			assert_non_null(cases);
+		}
+	}
+	if (!n)
+		fail_msg("%s: no cases", path);
+	refused_at(cases, n, source, read);
+	free(cases);
+	free(text);
 }
 
 static int policy_read(struct sf_policy *p, const struct sf_error *err)

@@ -8,24 +8,17 @@
 
 #include "policy.h"
 
-/* An input a front end must refuse, and where its error must point. */
-struct t_error_case {
-	const char *text;
-	unsigned line, col;
-	const char *message; /* a substring of the error */
-};
-
 /* Reads text as one front end does: 0 when it is accepted, else the
  * error's code with *err filled in. */
 typedef int t_reader(const char *text, struct sf_error *err);
 
-/* Fails the test unless read refuses every case with -EINVAL and an
- * error text that starts "source:LINE:COL: error: " and holds the case's
- * message; prints each case that is not so refused. */
-void t_refused_at(const struct t_error_case *cases, size_t n, const char *source,
-		  t_reader *read);
-#define T_REFUSED_AT(cases, source, read) \
-	t_refused_at(cases, sizeof(cases) / sizeof(cases[0]), source, read)
+/* Fails the test unless read refuses every input of the file at path
+ * (tests/unit/cases/NAME.tests) with -EINVAL and an error text that starts
+ * "source:LINE:COL: error: " and holds the case's message; prints each
+ * case that is not so refused.  The file has a case a line,
+ * "LINE:COL<tab>INPUT<tab>MESSAGE", with \n \r \t \\ \xHH as in C; blank
+ * lines and lines starting with # are skipped. */
+void t_refused_in(const char *path, const char *source, t_reader *read);
 
 /* Readers of the front ends that give a policy: a minijail policy file
  * (named t.policy), an OCI profile on kernel 6.1.0 (named p.json). */

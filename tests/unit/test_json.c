@@ -124,40 +124,8 @@ static int json_read(const char *text, struct sf_error *err)
 
 static void errors_at_their_place(void **state)
 {
-	static const struct t_error_case cases[] = {
-		{ "", 1, 1, "expected a value, got end of text" },
-		{ "{\"a\": 1,}", 1, 9, "trailing comma before '}'" },
-		{ "[1, 2,\n]", 2, 1, "trailing comma before ']'" },
-		{ "{\"a\": 1, \"a\": 2}", 1, 10, "duplicate key \"a\" (first at line 1)" },
-		{ "{\"a\": \"x", 1, 7, "string not closed" },
-		{ "{\"a\": \"x\n\"}", 1, 7, "string not closed on its line" },
-		{ "[\"\\q\"]", 1, 3, "unknown escape '\\q'" },
-		{ "[\"\\u12\"]", 1, 3, "\\u takes four hex digits" },
-		{ "[\"\\udc00\"]", 1, 3, "lone low surrogate" },
-		{ "[\"\\ud800x\"]", 1, 3, "high surrogate \\ud800 without its low surrogate" },
-		{ "[\"a\tb\"]", 1, 4, "control byte 0x09 in a string" },
-		{ "[01]", 1, 2, "invalid number (JSON numbers are decimal without leading zeros)" },
-		{ "[1.]", 1, 2, "digits must follow '.'" },
-		{ "[1e]", 1, 2, "digits must follow the exponent" },
-		{ "[-]", 1, 2, "invalid number" },
-		{ "[0x10]", 1, 2, "invalid number" },
-		{ "\xef\xbb\xbf{}", 1, 1, "byte order mark" },
-		{ "{} {}", 1, 4, "unexpected '{' after the value" },
-		{ "{\"a\" 1}", 1, 6, "expected ':' after the key, got '1'" },
-		{ "{a: 1}", 1, 2, "expected a key in quotes, got 'a'" },
-		{ "[1 2]", 1, 4, "expected ',' or ']' in the array, got '2'" },
-		{ "{\"a\": 1 \"b\": 2}", 1, 9, "expected ',' or '}' in the object" },
-		{ "[tru]", 1, 2, "expected a value" },
-		{ "[\n\n  // x\n]", 3, 3, "expected a value" },
-		{ "[\"\xc3\x28\"]", 1, 3, "invalid UTF-8 in a string" },
-		{ "[\"\xed\xa0\x80\"]", 1, 3, "invalid UTF-8" }, /* an encoded surrogate */
-		{ "[\"\xc0\xaf\"]", 1, 3, "invalid UTF-8" },     /* overlong */
-		{ "[1,\n  [2", 2, 3, "'[' not closed" },
-		{ "[1,\n  [2,\n", 3, 1, "expected a value, got end of text" },
-	};
-
 	(void)state;
-	T_REFUSED_AT(cases, "p.json", json_read);
+	t_refused_in("tests/unit/cases/json-errors.tests", "p.json", json_read);
 }
 
 static void nul_bytes_and_depth(void **state)

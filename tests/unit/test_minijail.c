@@ -152,53 +152,8 @@ static void metadata_skips_other_arches(void **state)
 
 static void errors_at_their_place(void **state)
 {
-	static const struct t_error_case cases[] = {
-		{ "read: 1\nraed: 1", 2, 1, "nonexistent syscall 'raed'" },
-		{ "sys_read: 1", 1, 1, "nonexistent syscall 'sys_read'" },
-		{ "0: 1", 1, 1, "invalid syscall descriptor" },
-		{ "read: arg0 = 1", 1, 12, "invalid operator" },
-		{ "read: arg0 == 1 $", 1, 17, "invalid token" },
-		{ "read: !(arg0 == 1)", 1, 7, "invalid token" },
-		{ "read: arg6 == 1", 1, 7, "x86-64 syscalls have six arguments" },
-		{ "read: arg7 == 1", 1, 7, "invalid argument" },
-		/* a register past the arguments whose argN the kernel's names
-		 * took: it would print as another argument (a fuzzer found it) */
-		{ "read: 1\narch_prctl: arg2 == 5", 2, 0,
-		  "sys_arch_prctl takes 2 arguments, and its register 2 cannot be tested: arg2 is "
-		  "what the kernel calls its argument 1" },
-		{ "prctl: arg5 == 5", 1, 0, "sys_prctl takes 5 arguments, and its register 5" },
-		{ "read: arg0 == NOPE", 1, 15, "invalid constant: secfilter's table has no 'NOPE'" },
-		{ "read: arg0 == ~~1", 1, 16, "invalid double complement" },
-		{ "read: arg0 == (1|2", 1, 15, "unclosed parenthesis" },
-		{ "read: arg0 == 0x10000000000000000", 1, 15, "unsigned overflow" },
-		{ "read: arg0 == -9223372036854775809", 1, 15, "signed underflow" },
-		{ "read: trace", 1, 7, "'trace' hands the call to a ptrace tracer" },
-		{ "read: user-notify", 1, 7, "'user-notify' hands the call to a supervisor" },
-		{ "read: return 0", 1, 14, "return 0 makes the call return 0 without running it" },
-		{ "read: return 65536", 1, 14, "return 65536 makes the call return 0" },
-		{ "read: 2", 1, 7, "invalid action" },
-		{ "read: return", 1, 13, "missing return value" },
-		{ "read 1", 1, 6, "invalid colon" },
-		{ "read: 1 1", 1, 9, "extra tokens" },
-		{ "read:", 1, 6, "missing filter" },
-		{ "read: {1, 1", 1, 7, "unclosed brace" },
-		{ "read: return EPERM\nread: 1", 2, 5, "syscall read (number 0) already had an unconditional action applied, at t.policy:1" },
-		{ "@default log", 1, 10, "invalid permissive default action" },
-		{ "@default allow", 1, 10, "invalid permissive default action" },
-		{ "@default user-notify", 1, 10, "'user-notify' hands the call to a supervisor" },
-		{ "read: 1\n@denylist x", 2, 1, "invalid token" },
-		{ "read[arch=x86_64: 1", 1, 5, "unclosed bracket" },
-		{ "read[arch=x86_64; arch=x86]: 1", 1, 19, "duplicate metadata key: \"arch\"" },
-		{ "getpid@chromeos: 1", 1, 1, "syscall groups (NAME@NAMESPACE)" },
-		{ "@denylist\nread: 1", 2, 7, "invalid denylist policy" },
-		{ "@include relative", 1, 10, "invalid include path (a path starts with / or ./)" },
-		{ "@include ./nonexistent.policy", 1, 10, "could not @include nonexistent.policy: No such file or directory" },
-		{ "@frequency ./nonexistent.txt", 1, 12, "could not open frequency file nonexistent.txt" },
-		{ "read: arg0 == \\\n  1 ^", 2, 5, "invalid token" },
-	};
-
 	(void)state;
-	T_REFUSED_AT(cases, "t.policy", t_read_minijail);
+	t_refused_in("tests/unit/cases/minijail-errors.tests", "t.policy", t_read_minijail);
 }
 
 static char dir[64];

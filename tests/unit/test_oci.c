@@ -195,73 +195,8 @@ static void default_actions(void **state)
 
 static void errors_at_their_place(void **state)
 {
-	static const struct t_error_case cases[] = {
-		{ "{}", 1, 1, "a profile without defaultAction and syscalls turns seccomp off" },
-		{ "[]", 1, 1, "the profile must be an object, not an array" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\",\n \"sycalls\": []}", 2, 2,
-		  "unknown key \"sycalls\" in the profile (did you mean \"syscalls\"?)" },
-		{ "{\"defaultAction\": 1}", 1, 19, "\"defaultAction\" must be a string, not a number" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERNO\"}", 1, 19,
-		  "unknown action \"SCMP_ACT_ERNO\" (did you mean \"SCMP_ACT_ERRNO\"?)" },
-		{ "{\"defaultAction\": \"SCMP_ACT_TRACE\"}", 1, 19, "SCMP_ACT_TRACE hands the call" },
-		{ "{\"defaultAction\": \"SCMP_ACT_NOTIFY\"}", 1, 19, "SCMP_ACT_NOTIFY hands the call" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 0}", 1, 56,
-		  "defaultErrnoRet 0 makes the call return 0 without running it" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 4095}", 1, 56,
-		  "defaultErrnoRet 4095: libseccomp takes errno numbers below 4095" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": -1}", 1, 56,
-		  "\"defaultErrnoRet\" must be a whole number" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"flags\": [\"SECCOMP_FILTER_FLAG_LOG\"]}", 1,
-		  37, "seccomp flags are not supported by runc 1.1" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [\"SCMP_ARCH_X86_46\"]}", 1,
-		  55, "unknown architecture \"SCMP_ARCH_X86_46\" (did you mean \"SCMP_ARCH_X86_64\"?)" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [\"SCMP_ARCH_X86\"],\n"
-		  " \"archMap\": [{\"architecture\": \"SCMP_ARCH_X86_64\"}]}", 2, 2,
-		  "both 'architectures' and 'archMap' are specified" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"name\": \"read\", \"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\"}]}", 2, 2,
-		  "both 'name' and 'names' are specified" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"arg\": []}]}", 2, 49,
-		  "unknown key \"arg\" in a syscall entry (did you mean \"args\"?)" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"read\"]}]}", 2, 1, "missing action" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [\n"
-		  "  {\"index\": 6, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}", 3, 13,
-		  "syscalls have six arguments: \"index\" is 0 to 5" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [\n"
-		  "  {\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQUAL\"}]}]}", 3, 34,
-		  "unknown operator \"SCMP_CMP_EQUAL\"" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [\n"
-		  "  {\"index\": 0, \"value\": 1.5, \"op\": \"SCMP_CMP_EQ\"}]}]}", 3, 25,
-		  "\"value\" must be a whole number" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
-		  " \"includes\": {\"minKernel\": \"4.8.1\"}}]}", 3, 28, "invalid kernel version \"4.8.1\"" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
-		  " \"excludes\": {\"minKernel\": \"0.0\"}}]}", 3, 28, "version cannot be 0.0" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
-		  " \"includes\": {\"capabilities\": []}}]}", 3, 15,
-		  "unknown key \"capabilities\" in \"includes\"" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		  "{\"names\": [\"close\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
-		  " \"args\": [{\"index\": 0, \"value\": 10, \"op\": \"SCMP_CMP_LT\"}]},\n"
-		  "{\"names\": [\"close\"], \"action\": \"SCMP_ACT_LOG\",\n"
-		  " \"args\": [{\"index\": 1, \"value\": 10, \"op\": \"SCMP_CMP_LT\"}]}]}", 4, 12,
-		  "a call of close can match this rule (log) and the one at line 2 (allow)" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [null]}", 1, 50,
-		  "a syscall entry must be an object, not null" },
-		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [1]}]}", 1, 61,
-		  "names must be strings, not a number" },
-	};
-
 	(void)state;
-	T_REFUSED_AT(cases, "p.json", t_read_oci);
+	t_refused_in("tests/unit/cases/oci-errors.tests", "p.json", t_read_oci);
 }
 
 /* The canonical text of a profile says what it means, in our language,
