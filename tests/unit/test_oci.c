@@ -16,10 +16,6 @@
 #include "tcommon.h"
 #include "tsupport.h"
 
-enum { READ = 0, WRITE = 1, CLOSE = 3, GETPID = 39, SOCKET = 41, CLONE = 56, KILL = 62,
-       UNAME = 63, PTRACE = 101, PERSONALITY = 135, CHROOT = 161, CLONE3 = 435,
-       FILE_SETATTR = 469 };
-
 static struct sf_policy *oci(const char *release, const char *text)
 {
 	struct sf_error err;
@@ -30,9 +26,14 @@ static struct sf_policy *oci(const char *release, const char *text)
 	return p;
 }
 
-static unsigned act(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1)
+/* Each call of calls (see t_expect_outcomes) gets its outcome under the
+ * profile text on a kernel of this release. */
+static void oci_outcomes(const char *release, const char *text, const char *calls)
 {
-	return t_action(p, nr, a0, a1, 0, 0);
+	struct sf_policy *p = oci(release, text);
+
+	t_expect_outcomes(p, calls);
+	sf_policy_free(p);
 }
 
 /* Everything Docker's default profile uses, in one profile. */
@@ -80,117 +81,82 @@ static void docker_like_profile(void **state)
 	struct sf_policy *p = oci("6.18.44-test", docker_like);
 
 	(void)state;
-	assert_int_equal(act(p, READ, 0, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, UNAME, 0, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, PTRACE, 0, 0), SF_ACTION_RUN);   /* 6.18 >= 4.8 */
-	assert_int_equal(act(p, GETPID, 0, 0), EPERM);           /* 6.18 < 99.0 */
-	assert_int_equal(act(p, SOCKET, 2, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, SOCKET, 40, 0), EPERM);
-	assert_int_equal(act(p, SOCKET, 0x100000028ull, 0), SF_ACTION_RUN); /* 64 bits */
-	assert_int_equal(act(p, PERSONALITY, 0xffffffff, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, PERSONALITY, 0xffffffffffffffffull, 0), EPERM);
-	assert_int_equal(act(p, KILL, 0, 0), SF_ACTION_RUN);     /* amd64 */
-	assert_int_equal(act(p, CHROOT, 0, 0), EPERM);           /* needs a capability */
-	/* clone without namespace flags: the capability-less entry */
-	assert_int_equal(act(p, CLONE, 0x3d0f00, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, CLONE, 0x3d0f00 | 0x10000000, 0), EPERM); /* CLONE_NEWUSER */
-	assert_int_equal(act(p, CLONE3, 0, 0), ENOSYS);
-	/* runc's stub: above the highest number named, ENOSYS */
-	assert_int_equal(act(p, FILE_SETATTR, 0, 0), ENOSYS);
-	assert_int_equal(act(p, 466, 0, 0), EPERM);
+	t_expect_outcomes(p, "read() run; uname() run; ptrace() run;" /* 6.18 >= 4.8 */
+			  "getpid() EPERM;" /* 6.18 < 99.0 */
+			  "socket(2) run; socket(40) EPERM; socket(0x100000028) run;" /* 64 bits */
+			  "personality(0xffffffff) run;"
+			  "personality(0xffffffffffffffff) EPERM; kill() run;" /* amd64 */
+			  "chroot() EPERM;" /* needs a capability */
+			  /* clone without namespace flags: the capability-less entry */
+			  "clone(0x3d0f00) run; clone(0x103d0f00) EPERM;" /* CLONE_NEWUSER */
+			  "clone3() ENOSYS;"
+			  /* runc's stub: above the highest number named, ENOSYS */
+			  "file_setattr() ENOSYS; 466() EPERM");
 	sf_policy_free(p);
 
 	/* an older kernel: ptrace's entry goes */
-	p = oci("4.4.0-21-generic", docker_like);
-	assert_int_equal(act(p, PTRACE, 0, 0), EPERM);
-	sf_policy_free(p);
+	oci_outcomes("4.4.0-21-generic", docker_like, "ptrace() EPERM");
 }
 
 /* runc and libseccomp: what several rules of one syscall mean. */
 static void rules_of_one_syscall(void **state)
 {
-	struct sf_policy *p;
-
 	(void)state;
 	/* one entry testing an argument twice: runc makes each condition a
 	 * rule of its own (OR), not one rule (AND) */
-	p = oci("6.1", "{\"defaultAction\": \"SCMP_ACT_KILL_PROCESS\", \"syscalls\": [\n"
-		       "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [\n"
-		       " {\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_GE\"},\n"
-		       " {\"index\": 0, \"value\": 3, \"op\": \"SCMP_CMP_LE\"}]},\n"
-		       "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [\n"
-		       " {\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_GE\"},\n"
-		       " {\"index\": 1, \"value\": 3, \"op\": \"SCMP_CMP_LE\"}]}]}");
-	assert_int_equal(act(p, READ, 9, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, READ, 0, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, WRITE, 9, 9), SF_ACTION_KILL);
-	assert_int_equal(act(p, WRITE, 9, 2), SF_ACTION_RUN);
-	sf_policy_free(p);
+	oci_outcomes("6.1", "{\"defaultAction\": \"SCMP_ACT_KILL_PROCESS\", \"syscalls\": [\n"
+		     "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [\n"
+		     " {\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_GE\"},\n"
+		     " {\"index\": 0, \"value\": 3, \"op\": \"SCMP_CMP_LE\"}]},\n"
+		     "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [\n"
+		     " {\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_GE\"},\n"
+		     " {\"index\": 1, \"value\": 3, \"op\": \"SCMP_CMP_LE\"}]}]}",
+		     "read(9) run; read() run; write(9, 9) kill; write(9, 2) run");
 
 	/* the first rule without conditions is the syscall's whole filter;
 	 * a rule with the default action is dropped */
-	p = oci("6.1", "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
-		       "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
-		       " \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]},\n"
-		       "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_TRAP\"},\n"
-		       "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_LOG\"},\n"
-		       "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1},\n"
-		       "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
-		       " \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}");
-	assert_int_equal(act(p, READ, 1, 0), SF_ACTION_TRAP);
-	assert_int_equal(act(p, WRITE, 1, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, WRITE, 2, 0), EPERM);
-	sf_policy_free(p);
+	oci_outcomes("6.1", "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [\n"
+		     "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
+		     " \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]},\n"
+		     "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_TRAP\"},\n"
+		     "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_LOG\"},\n"
+		     "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1},\n"
+		     "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
+		     " \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		     "read(1) trap; write(1) run; write(2) EPERM");
 
 	/* rules with different actions that no call meets both of */
-	p = oci("6.1", "{\"defaultAction\": \"SCMP_ACT_KILL\", \"syscalls\": [\n"
-		       "{\"names\": [\"close\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
-		       " \"args\": [{\"index\": 0, \"value\": 10, \"op\": \"SCMP_CMP_LT\"}]},\n"
-		       "{\"names\": [\"close\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 9,\n"
-		       " \"args\": [{\"index\": 0, \"value\": 18446744073709551360,\n"
-		       "            \"valueTwo\": 256, \"op\": \"SCMP_CMP_MASKED_EQ\"}]},\n"
-		       "{\"names\": [\"close\"], \"action\": \"SCMP_ACT_LOG\",\n"
-		       " \"args\": [{\"index\": 0, \"value\": 511, \"op\": \"SCMP_CMP_GT\"},\n"
-		       "          {\"index\": 1, \"value\": 7, \"op\": \"SCMP_CMP_EQ\"}]}]}");
-	assert_int_equal(act(p, CLOSE, 3, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, CLOSE, 0x10c, 0), EBADF);
-	assert_int_equal(act(p, CLOSE, 0x1ff, 7), EBADF);
-	assert_int_equal(act(p, CLOSE, 0x20d, 7), SF_ACTION_LOG);
-	assert_int_equal(act(p, CLOSE, 0x20d, 8), SF_ACTION_KILL);
-	assert_int_equal(act(p, CLOSE, 50, 7), SF_ACTION_KILL);
-	sf_policy_free(p);
+	oci_outcomes("6.1", "{\"defaultAction\": \"SCMP_ACT_KILL\", \"syscalls\": [\n"
+		     "{\"names\": [\"close\"], \"action\": \"SCMP_ACT_ALLOW\",\n"
+		     " \"args\": [{\"index\": 0, \"value\": 10, \"op\": \"SCMP_CMP_LT\"}]},\n"
+		     "{\"names\": [\"close\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 9,\n"
+		     " \"args\": [{\"index\": 0, \"value\": 18446744073709551360,\n"
+		     "            \"valueTwo\": 256, \"op\": \"SCMP_CMP_MASKED_EQ\"}]},\n"
+		     "{\"names\": [\"close\"], \"action\": \"SCMP_ACT_LOG\",\n"
+		     " \"args\": [{\"index\": 0, \"value\": 511, \"op\": \"SCMP_CMP_GT\"},\n"
+		     "          {\"index\": 1, \"value\": 7, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		     "close(3) run; close(0x10c) EBADF; close(0x1ff, 7) EBADF;"
+		     "close(0x20d, 7) log; close(0x20d, 8) kill; close(50, 7) kill");
 }
 
 static void default_actions(void **state)
 {
-	struct sf_policy *p;
-
 	(void)state;
 	/* allow: a deny list; a number the table lacks gets the kernel's
 	 * own ENOSYS */
-	p = oci("6.1", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": "
-		       "[\"SCMP_ARCH_X86_64\"], \"syscalls\": [\n"
-		       "{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_ERRNO\"},\n"
-		       "{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_KILL_PROCESS\",\n"
-		       " \"args\": [{\"index\": 0, \"value\": 16, \"op\": \"SCMP_CMP_EQ\"}]}]}");
-	assert_int_equal(act(p, READ, 0, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, FILE_SETATTR, 0, 0), SF_ACTION_RUN); /* no stub */
-	assert_int_equal(act(p, PTRACE, 0, 0), EPERM);
-	assert_int_equal(act(p, SOCKET, 16, 0), SF_ACTION_KILL);
-	assert_int_equal(act(p, SOCKET, 2, 0), SF_ACTION_RUN);
-	assert_int_equal(act(p, 1000, 0, 0), ENOSYS);
-	sf_policy_free(p);
+	oci_outcomes("6.1", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": "
+		     "[\"SCMP_ARCH_X86_64\"], \"syscalls\": [\n"
+		     "{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_ERRNO\"},\n"
+		     "{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_KILL_PROCESS\",\n"
+		     " \"args\": [{\"index\": 0, \"value\": 16, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		     "read() run; file_setattr() run;" /* no stub */
+		     "ptrace() EPERM; socket(16) kill; socket(2) run; 1000() ENOSYS");
 	/* log, trap, kill; runc passes int16(errnoRet), libseccomp 16 bits */
-	p = oci("6.1", "{\"defaultAction\": \"SCMP_ACT_LOG\", \"syscalls\": [\n"
-		       "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 65538},\n"
-		       "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\"}]}");
-	assert_int_equal(act(p, GETPID, 0, 0), SF_ACTION_LOG);
-	assert_int_equal(act(p, READ, 0, 0), 2);
-	assert_int_equal(act(p, WRITE, 0, 0), SF_ACTION_RUN);
-	sf_policy_free(p);
-	p = oci("6.1", "{\"defaultAction\": \"SCMP_ACT_TRAP\"}");
-	assert_int_equal(act(p, GETPID, 0, 0), SF_ACTION_TRAP);
-	sf_policy_free(p);
+	oci_outcomes("6.1", "{\"defaultAction\": \"SCMP_ACT_LOG\", \"syscalls\": [\n"
+		     "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 65538},\n"
+		     "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\"}]}",
+		     "getpid() log; read() 2; write() run");
+	oci_outcomes("6.1", "{\"defaultAction\": \"SCMP_ACT_TRAP\"}", "getpid() trap");
 }
 
 static void errors_at_their_place(void **state)
