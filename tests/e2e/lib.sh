@@ -24,6 +24,18 @@ expect_no_grep() {
 	! grep -Eq -- "$1" "$2" || { echo "--- $2:" >&2; cat "$2" >&2; fail "unexpected line matching /$1/ in $2"; }
 }
 
+# expect_lines FILE PATTERN...: expect_grep of each PATTERN in FILE; a
+# PATTERN written !RE is expect_no_grep of RE.
+expect_lines() {
+	local file=$1 re; shift
+	for re in "$@"; do
+		case $re in
+		!*) expect_no_grep "${re#!}" "$file" ;;
+		*) expect_grep "$re" "$file" ;;
+		esac
+	done
+}
+
 # filtered POLICY CMD...: runs CMD under the preload library.
 filtered() {
 	local policy=$1; shift
