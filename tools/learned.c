@@ -32,7 +32,40 @@ static const char *const group_order[] = {
 	"@system-service",
 };
 #define NGROUPS (sizeof group_order / sizeof group_order[0])
-#define NR_FUTEX 202
+
+/* Calls that a run makes or not as timing has it, once the program has
+ * done what brings them; the run learn watches is slowed by ptrace, so
+ * the next one is timed otherwise.  Each family is allowed whole, with any
+ * arguments, whenever its trigger was seen, made in this run or not. */
+static const struct family {
+	unsigned trigger;
+	const char *where;        /* the trigger, for comments and the note */
+	const char *calls[3];
+} families[] = {
+	/* a thread waits for another (a join, a contended lock) or spins
+	 * and yields (libuv's async handles) only when it is early */
+	{ LT_THREADS, "there are threads", { "futex", "sched_yield" } },
+	/* a handler returns through rt_sigreturn when a signal comes: a
+	 * SIGTERM from outside, or a child's SIGCHLD */
+	{ LT_HANDLER, "a signal handler is installed", { "rt_sigreturn" } },
+	/* a SIGALRM handler is there for a timer someone arms, often on
+	 * the way out (nginx waits for its workers so) */
+	{ LT_ALARM, "a SIGALRM handler is installed", { "setitimer", "alarm" } },
+};
+#define NFAMILIES (sizeof families / sizeof families[0])
+
+/* The family that makes nr timing's in l's runs, or NULL. */
+static const struct family *family_of(const struct learned *l, unsigned nr)
+{
+	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+	unsigned f, i;
+
+	for (f = 0; sc && f < NFAMILIES; f++)
+		for (i = 0; (l->triggers & families[f].trigger) && i < 3 && families[f].calls[i]; i++)
+			if (strcmp(families[f].calls[i], sc->name) == 0)
+				return &families[f];
+	return NULL;
+}
 
 void learned_init(struct learned *l, enum sf_argmode mode)
 {
@@ -525,6 +558,29 @@ static char *rule_of(const struct learned *l, unsigned nr)
 	return out;
 }
 
+void learned_timing_note(const struct learned *l)
+{
+	unsigned nr, n = 0;
+
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct family *fam = family_of(l, nr);
+		uint64_t calls = l->r[nr].calls;
+		char made[48];
+
+		if (!fam)
+			continue;
+		if (!n++)
+			tool_err("learn: note: timing decides whether a run makes these calls; "
+				 "they are allowed with any arguments:");
+		snprintf(made, sizeof made, "%llu call%s", (unsigned long long)calls,
+			 calls == 1 ? "" : "s");
+		tool_err("learn:   %-12s %s, since %s", sf_syscall_by_nr(nr)->name,
+			 calls ? made : "not made", fam->where);
+	}
+	tool_err("learn: note: calls that depend on timing in other ways are not known: "
+		 "a run may need one this one did not make; add runs with --merge");
+}
+
 void learned_count_comment(FILE *f, const struct learned *l, const struct lrule *r)
 {
 	unsigned order[LP_PROGS + 1], n = 0, i, j, shown = 0;
@@ -561,15 +617,16 @@ static void write_rule(FILE *f, const struct learned *l, unsigned nr, const char
 {
 	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
 	const struct lrule *r = &l->r[nr];
+	const struct family *fam = family_of(l, nr);
 	int w = fprintf(f, "sys_%s: %s", sc->name, rhs);
 
-	if (!r->calls && !(nr == NR_FUTEX && l->threads)) {
+	if (!r->calls && !fam) {
 		fputc('\n', f);
 		return;
 	}
 	fprintf(f, "%*s", w < 44 ? 44 - w : 2, "");
-	if (!r->calls) /* futex, see below */
-		fputs("# 0 calls, but threads wait through it when timing has them", f);
+	if (!r->calls)
+		fprintf(f, "# 0 calls, but timing decides it where %s", fam->where);
 	else
 		learned_count_comment(f, l, r);
 	fputc('\n', f);
@@ -627,14 +684,8 @@ char *learned_policy(const struct learned *l, size_t *len)
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		if (!sf_syscall_by_nr(nr))
 			continue;
-		rules[nr] = rule_of(l, nr);
-		if (!rules[nr] && nr == NR_FUTEX && l->threads) {
-			/* Whether a thread has to wait for another (a join, a
-			 * contended lock) is timing's call, and ptrace slows
-			 * the run learn watches: the next run of the same
-			 * command may wait where this one did not. */
-			rules[nr] = xstrdup("1");
-		}
+		/* timing may also pick other arguments (futex's ops) */
+		rules[nr] = family_of(l, nr) ? xstrdup("1") : rule_of(l, nr);
 		if (rules[nr] && l->r[nr].calls) {
 			total += l->r[nr].calls;
 			kinds++;
