@@ -296,8 +296,8 @@ static int open_output(struct learn *l, const char *first_policy)
 		sprintf(l->dest, "%s.conf", base);
 		l->dest_default = 1;
 	} else {
-		return tool_usage_err("learn", "learn: where to? give -o FILE (the --merge "
-				      "files are logs, not policies)");
+		return tool_usage_err("learn", "learn: where to? give -o FILE (no --merge "
+				      "file is a policy in secfilter's syntax)");
 	}
 	l->out_fd = open(l->dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (l->out_fd >= 0) {
@@ -503,12 +503,15 @@ static int learn(struct learn *l)
 	return rc ? rc : status_to_exit(l->main_status);
 }
 
-/* The first --merge file that is a policy (not a log). */
+/* The first --merge file that is a policy in secfilter's syntax (not a
+ * log; a minijail or OCI file is not rewritten in another syntax). */
 static const char *first_policy(const struct learn *l)
 {
 	unsigned i;
 
 	for (i = 0; i < l->nmerge; i++) {
+		if (sf_syntax_of(l->merge[i]) != SF_SYNTAX_SECFILTER)
+			continue;
 		char *text;
 		size_t len;
 		struct sf_policy *p = NULL;

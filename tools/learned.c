@@ -463,6 +463,23 @@ static unsigned merge_log(struct learned *l, const char *text)
 	return found;
 }
 
+/* A minijail or OCI file, as check reads it: a policy, never a log. */
+static int merge_other_syntax(struct learned *l, const char *path)
+{
+	struct policy_in in;
+	struct sf_policy *p = NULL;
+	int rc = policy_in_load(&in, "learn", path, NULL, SYNTAX_BY_NAME);
+
+	if (!rc)
+		rc = policy_in_parse(&in, &p);
+	if (!rc) {
+		merge_policy(l, p);
+		sf_policy_free(p);
+	}
+	policy_in_free(&in);
+	return rc;
+}
+
 int learned_merge_file(struct learned *l, const char *path)
 {
 	struct sf_policy *p = NULL;
@@ -471,6 +488,8 @@ int learned_merge_file(struct learned *l, const char *path)
 	size_t len;
 	int rc;
 
+	if (sf_syntax_of(path) != SF_SYNTAX_SECFILTER)
+		return merge_other_syntax(l, path);
 	rc = read_path(path, SF_MAX_TEXT * 16, &text, &len);
 	if (rc < 0) {
 		errno = -rc;
@@ -654,11 +673,11 @@ static void write_header(FILE *f, const struct learned *l, uint64_t total, unsig
 {
 	char date[64];
 	time_t now = time(NULL);
-	unsigned i, n = 0;
+	unsigned i, n = 0, runs = l->runs ? l->runs : 1;
 
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %z", localtime(&now));
 	fprintf(f, "# Learned by secfilter learn %s on %s from %u run%s:\n", SECFILTER_VERSION,
-		date, l->runs ? l->runs : 1, l->runs == 1 ? "" : "s");
+		date, runs, runs == 1 ? "" : "s");
 	for (i = 0; i < l->ncommands; i++)
 		fprintf(f, "#   %s\n", l->commands[i]);
 	fprintf(f, "# %llu system calls of %u kinds", (unsigned long long)total, kinds);
