@@ -106,6 +106,7 @@ void learned_call(struct learned *l, long nr, const uint64_t a[6], unsigned prog
 	struct lrule *r = &l->r[nr];
 
 	sf_obs_add(&r->obs, nr, a);
+	sf_pairs_add(&r->pairs, nr, a);
 	r->has_obs = 1;
 	r->calls++;
 	r->by_prog[prog <= LP_PROGS ? prog : LP_PROGS]++;
@@ -256,6 +257,22 @@ static char *join_texts(const struct sf_policy *p, const struct sf_sysrule *sr, 
 	return out;
 }
 
+/* Joins what p's rule on nr stands for into r, when it is in a shape
+ * learn writes (sf_obs_of_filters); 0 when not. */
+static int merge_rule_obs(struct lrule *r, const struct sf_policy *p, unsigned nr)
+{
+	struct sf_obs o;
+	struct sf_pairs pairs;
+
+	if (!sf_obs_of_filters(&o, p, nr))
+		return 0;
+	sf_pairs_of_filters(&pairs, p, nr, &o);
+	sf_obs_merge(&r->obs, &o);
+	sf_pairs_merge(&r->pairs, &pairs);
+	r->has_obs = 1;
+	return 1;
+}
+
 /* Takes in what policy p says of every syscall. */
 static void merge_policy(struct learned *l, const struct sf_policy *p)
 {
@@ -268,7 +285,6 @@ static void merge_policy(struct learned *l, const struct sf_policy *p)
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *sr = &p->sys[nr];
 		struct lrule *r = &l->r[nr];
-		struct sf_obs o;
 
 		if (!sr->allowed)
 			continue;
@@ -281,11 +297,8 @@ static void merge_policy(struct learned *l, const struct sf_policy *p)
 			r->any = 1;
 			continue;
 		}
-		if (sf_obs_of_filters(&o, p, nr)) {
-			sf_obs_merge(&r->obs, &o);
-			r->has_obs = 1;
+		if (merge_rule_obs(r, p, nr))
 			continue;
-		}
 		if (r->opaque) { /* two merged policies: or them */
 			char *a = r->opaque, *b = join_texts(p, sr, nr);
 			r->opaque = xmalloc(strlen(a) + strlen(b) + 16);
@@ -388,6 +401,7 @@ static unsigned merge_log(struct learned *l, const char *text)
 	do {                                                                 \
 		if (cur >= 0 && sc) {                                        \
 			sf_obs_add(&l->r[cur].obs, cur, a);                  \
+			sf_pairs_add(&l->r[cur].pairs, cur, a);              \
 			l->r[cur].has_obs = 1;                               \
 			l->r[cur].by_prog[prog]++;                           \
 			reported[cur]++;                                     \
@@ -438,12 +452,7 @@ static unsigned merge_log(struct learned *l, const char *text)
 					l->r[ssc->nr].by_prog[nr] += tmp.by_prog[nr];
 				memset(&err, 0, sizeof err);
 				if (sf_policy_apply(NULL, "<log>", s, strlen(s), &p, &err) == 0) {
-					struct sf_obs o;
-					if (sf_obs_of_filters(&o, p, ssc->nr)) {
-						o.calls = 0;
-						sf_obs_merge(&l->r[ssc->nr].obs, &o);
-						l->r[ssc->nr].has_obs = 1;
-					}
+					merge_rule_obs(&l->r[ssc->nr], p, ssc->nr);
 					sf_policy_free(p);
 				}
 				found++;
@@ -561,7 +570,7 @@ static char *rule_of(const struct learned *l, unsigned nr)
 		struct sf_out o;
 		synth = xmalloc(cap);
 		o = (struct sf_out){ synth, cap, 0 };
-		sf_suggest(&o, nr, &r->obs, l->mode);
+		sf_suggest_pairs(&o, nr, &r->obs, &r->pairs, l->mode);
 		sf_out_end(&o);
 		if (!r->opaque || strcmp(synth, "1") == 0)
 			return synth;

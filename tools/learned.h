@@ -23,6 +23,7 @@ struct lrule {
 	char *opaque;     /* a merged filter that sf_obs_of_filters could not
 			     read: kept as written, or'ed with obs */
 	struct sf_obs obs;
+	struct sf_pairs pairs;            /* of setsockopt's level and optname */
 	uint64_t calls;                   /* counted in runs, logs, comments */
 	uint32_t by_prog[LP_PROGS + 1];   /* [LP_PROGS]: others */
 };
