@@ -131,13 +131,18 @@ static unsigned prog_of(struct learn *l, pid_t pid)
 	return (unsigned)n;
 }
 
+/* glibc's own signals (SIGCANCEL, SIGSETXID), which it handles from the
+ * first thread on: only the program's own calls (pthread_cancel, setuid)
+ * raise them, and those calls are in the run. */
+#define GLIBC_SIGNALS(sig) ((sig) == 32 || (sig) == 33)
+
 /* rt_sigaction(sig, act, ...) that installs a handler (not SIG_DFL or
  * SIG_IGN) brings calls that only a signal makes (learned.c). */
 static void note_handler(struct learn *l, pid_t pid, const uint64_t a[6])
 {
 	long handler;
 
-	if (!a[1])
+	if (!a[1] || GLIBC_SIGNALS(a[0]))
 		return;
 	errno = 0;
 	handler = ptrace(PTRACE_PEEKDATA, pid, (void *)a[1], 0); /* sa_handler */
