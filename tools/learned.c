@@ -37,10 +37,13 @@ static const char *const group_order[] = {
  * done what brings them; the run learn watches is slowed by ptrace, so
  * the next one is timed otherwise.  Each family is allowed whole, with any
  * arguments, whenever its trigger was seen, made in this run or not. */
+#define FAMILY_CALLS 2
+#define TIMING_COMMENT "# 0 calls, but timing decides it where "
+
 static const struct family {
 	unsigned trigger;
 	const char *where;        /* the trigger, for comments and the note */
-	const char *calls[3];
+	const char *calls[FAMILY_CALLS];
 } families[] = {
 	/* a thread waits for another (a join, a contended lock) or spins
 	 * and yields (libuv's async handles) only when it is early */
@@ -60,11 +63,27 @@ static const struct family *family_of(const struct learned *l, unsigned nr)
 	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
 	unsigned f, i;
 
-	for (f = 0; sc && f < NFAMILIES; f++)
-		for (i = 0; (l->triggers & families[f].trigger) && i < 3 && families[f].calls[i]; i++)
+	for (f = 0; sc && f < NFAMILIES; f++) {
+		if (!(l->triggers & families[f].trigger))
+			continue;
+		for (i = 0; i < FAMILY_CALLS && families[f].calls[i]; i++)
 			if (strcmp(families[f].calls[i], sc->name) == 0)
 				return &families[f];
+	}
 	return NULL;
+}
+
+/* A learned rule's comment that says its family: the trigger, again. */
+static void read_timing_comment(struct learned *l, const char *comment)
+{
+	unsigned f;
+
+	if (strncmp(comment, TIMING_COMMENT, strlen(TIMING_COMMENT)) != 0)
+		return;
+	comment += strlen(TIMING_COMMENT);
+	for (f = 0; f < NFAMILIES; f++)
+		if (strcmp(comment, families[f].where) == 0)
+			l->triggers |= families[f].trigger;
 }
 
 void learned_init(struct learned *l, enum sf_argmode mode)
@@ -340,6 +359,7 @@ static void merge_comments(struct learned *l, const char *text)
 				const struct sf_syscall *sc = sf_syscall_lookup(s + 4, w);
 				if (sc)
 					read_count_comment(l, &l->r[sc->nr], strchr(s, '#'));
+				read_timing_comment(l, strchr(s, '#'));
 			}
 		}
 		free(s);
@@ -654,7 +674,7 @@ static void write_rule(FILE *f, const struct learned *l, unsigned nr, const char
 	}
 	fprintf(f, "%*s", w < 44 ? 44 - w : 2, "");
 	if (!r->calls)
-		fprintf(f, "# 0 calls, but timing decides it where %s", fam->where);
+		fprintf(f, TIMING_COMMENT "%s", fam->where);
 	else
 		learned_count_comment(f, l, r);
 	fputc('\n', f);

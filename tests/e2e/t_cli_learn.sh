@@ -125,6 +125,10 @@ done
 expect_grep '^sys_futex: 1 ' timing.conf   # a join may have waited
 expect_grep 'learn: +futex +(not made|[0-9]+ calls?), since there are threads' timing.err
 expect_grep 'calls that depend on timing in other ways are not known' timing.err
+# a merge reads the families back from the comments: the same rules
+expect_status 0 $SECFILTER learn --merge timing.conf -o timing2.conf
+diff <(grep '^sys_' timing.conf) <(grep '^sys_' timing2.conf) > /dev/null ||
+	fail "a merge without a run changed the rules: $(diff timing.conf timing2.conf)"
 for mode in --interpose --trusted; do
 	rm -f in out; mkfifo in out
 	$SECFILTER run $mode -p timing.conf -- $T timing < in > out 2> run.err &
