@@ -515,15 +515,14 @@ static const char *first_policy(const struct learn *l)
 	unsigned i;
 
 	for (i = 0; i < l->nmerge; i++) {
-		if (sf_syntax_of(l->merge[i]) != SF_SYNTAX_SECFILTER)
-			continue;
 		char *text;
 		size_t len;
 		struct sf_policy *p = NULL;
 		struct sf_error err;
 		int ok;
 
-		if (read_path(l->merge[i], SF_MAX_TEXT, &text, &len) < 0)
+		if (sf_syntax_of(l->merge[i]) != SF_SYNTAX_SECFILTER ||
+		    read_path(l->merge[i], SF_MAX_TEXT, &text, &len) < 0)
 			continue;
 		memset(&err, 0, sizeof err);
 		ok = sf_policy_apply_src(NULL, l->merge[i], SF_SRC_FILE, text, len, &p, &err) == 0;
