@@ -16,8 +16,10 @@
  * runs need. */
 #include <ctype.h>
 #include <errno.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "learned.h"
@@ -54,6 +56,9 @@ static const struct family {
 	/* a SIGALRM handler is there for a timer someone arms, often on
 	 * the way out (nginx waits for its workers so) */
 	{ LT_ALARM, "a SIGALRM handler is installed", { "setitimer", "alarm" } },
+	/* a sleep that a stop interrupts (SIGTSTP, SIGSTOP: ^Z, a debugger)
+	 * resumes through restart_syscall when continued */
+	{ LT_SLEEPS, "a call sleeps with a timeout", { "restart_syscall" } },
 };
 #define NFAMILIES (sizeof families / sizeof families[0])
 
@@ -120,9 +125,30 @@ unsigned learned_prog(struct learned *l, const char *comm)
 	return l->nprogs++;
 }
 
+/* The calls whose sleep the kernel resumes through restart_syscall: the
+ * ones with a timeout to keep counting (a poll without one, or a futex
+ * wait, starts again as itself). */
+static int sleeps_with_timeout(long nr, const uint64_t a[6])
+{
+	switch (nr) {
+	case SYS_nanosleep:
+	case SYS_clock_nanosleep:
+		return 1;
+	case SYS_poll:
+		return (int)a[2] > 0;
+	case SYS_futex:
+		return ((a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT ||
+			(a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET) && a[3];
+	}
+	return 0;
+}
+
 void learned_call(struct learned *l, long nr, const uint64_t a[6], unsigned prog)
 {
 	struct lrule *r = &l->r[nr];
+
+	if (sleeps_with_timeout(nr, a))
+		l->triggers |= LT_SLEEPS;
 
 	sf_obs_add(&r->obs, nr, a);
 	sf_pairs_add(&r->pairs, nr, a);
@@ -622,7 +648,7 @@ void learned_timing_note(const struct learned *l)
 				 "they are allowed with any arguments:");
 		snprintf(made, sizeof made, "%llu call%s", (unsigned long long)calls,
 			 calls == 1 ? "" : "s");
-		tool_err("learn:   %-12s %s, since %s", sf_syscall_by_nr(nr)->name,
+		tool_err("learn:   %-15s %s, since %s", sf_syscall_by_nr(nr)->name,
 			 calls ? made : "not made", fam->where);
 	}
 	tool_err("learn: note: calls that depend on timing in other ways are not known: "

@@ -34,6 +34,7 @@ enum {
 	LT_THREADS = 1, /* created a thread */
 	LT_HANDLER = 2, /* installed a signal handler */
 	LT_ALARM = 4,   /* installed a handler for SIGALRM */
+	LT_SLEEPS = 8,  /* slept with a timeout (learned_call sees it) */
 };
 
 struct learned {

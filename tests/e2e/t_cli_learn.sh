@@ -114,11 +114,18 @@ done
 # seen: a run of cli_learn with no input makes none of them, and the
 # policy lets a run that meets them go to its end, in both modes: a signal
 # from outside (rt_sigreturn, from the handler installed), a thread that
-# yields (sched_yield, from the thread) and a timer (setitimer, from the
-# SIGALRM handler).  learn says which calls it so allowed, made or not.
+# yields (sched_yield, from the thread), a timer (setitimer, from the
+# SIGALRM handler) and a sleep stopped and continued (restart_syscall,
+# from a sleep).  learn says which calls it so allowed, made or not.
 T=$PROGS/cli_learn
+# in_syscall PID NR: waits until PID is in syscall NR, or gone
+in_syscall() {
+	while [ -e /proc/$1 ] && [ "$(cut -d' ' -f1 /proc/$1/syscall 2> /dev/null)" != "$2" ]; do
+		sleep 0.01
+	done
+}
 expect_status 0 $SECFILTER learn -o timing.conf -- $T timing < /dev/null > /dev/null 2> timing.err
-for c in rt_sigreturn sched_yield setitimer alarm; do
+for c in rt_sigreturn sched_yield setitimer alarm restart_syscall; do
 	expect_grep "^sys_$c: 1 +# 0 calls, but timing decides it where " timing.conf
 	expect_grep "learn: +$c +not made, since " timing.err
 done
@@ -137,12 +144,20 @@ for mode in --interpose --trusted; do
 	read -r ready pid <&5
 	[ "$ready" = ready ] || fail "cli_learn timing, $mode: '$ready $pid' $(cat run.err)"
 	kill -USR1 "$pid"
-	printf 'yield\nalarm\n' >&4
+	printf 'yield\nalarm\nsleep\n' >&4
+	# stopped while it sleeps, and continued: it sleeps on in
+	# restart_syscall; a signal ends the sleep
+	in_syscall "$pid" 230    # clock_nanosleep
+	kill -STOP "$pid"
+	while [ -e /proc/$pid ] && ! grep -q '^State:[[:space:]]*T' /proc/$pid/status; do sleep 0.01; done
+	kill -CONT "$pid"
+	in_syscall "$pid" 219    # restart_syscall
+	kill -USR1 "$pid"
 	exec 4>&-
 	read -r signals <&5
 	exec 5<&-
 	wait $job || fail "cli_learn timing under its policy, $mode: status $?: $(cat run.err)"
-	[ "$signals" = "signals 2" ] || fail "cli_learn timing, $mode: '$signals'"
+	[ "$signals" = "signals 3" ] || fail "cli_learn timing, $mode: '$signals'"
 done
 # a program without threads or handlers gets none of them
 expect_status 0 $SECFILTER learn -o plain.conf -- $dyn out hi > /dev/null 2> plain.err

@@ -1,13 +1,14 @@
 /* A test program for secfilter learn's tests: calls that a run makes or
  * not as what happens to it has it, and socket options.
- *   timing    handle SIGUSR1 and SIGALRM, start a thread, write "ready PID",
- *             then read standard input to its end, line by line:
+ *   timing    handle SIGUSR1 and SIGALRM, start a thread, sleep 1 ms, write
+ *             "ready PID", then read standard input to its end, line by line:
  *               yield   sched_yield until the thread has ended (once at least)
  *               alarm   arm a 1 ms timer (setitimer) and spin until its
  *                       SIGALRM has come
+ *               sleep   sleep for a minute, or until a signal
  *             and at the end join the thread and write "signals N", the
  *             signals handled.  With no input (learn's run) it makes none
- *             of sched_yield, setitimer, rt_sigreturn.
+ *             of sched_yield, setitimer, rt_sigreturn, restart_syscall.
  *   sockopt [OPTION...]   on a TCP socket set SO_REUSEADDR at SOL_SOCKET
  *             and TCP_NODELAY at IPPROTO_TCP, then each OPTION:
  *               keepalive   SO_KEEPALIVE at SOL_SOCKET
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t handled, alarmed, thread_done;
@@ -52,6 +54,7 @@ static int timing(void)
 	if (sigaction(SIGUSR1, &sa, NULL) < 0 || sigaction(SIGALRM, &sa, NULL) < 0 ||
 	    pthread_create(&t, NULL, thread_main, NULL) != 0)
 		return 1;
+	nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	while (fgets(line, sizeof line, stdin)) {
@@ -65,6 +68,8 @@ static int timing(void)
 				return 1;
 			while (!alarmed)
 				;
+		} else if (strcmp(line, "sleep\n") == 0) {
+			nanosleep(&(struct timespec){ 60, 0 }, NULL);
 		}
 	}
 	pthread_join(t, NULL);
