@@ -13,14 +13,16 @@
 #include "eval.h"
 #include "ksig.h"
 #include "mem.h"
+#include "notify.h"
 #include "sf.h"
 
 static long set_filter(const struct sock_fprog *fp, unsigned long flags)
 {
 	long r = sf_sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, (long)flags, (long)fp, 0, 0, 0);
 
-	/* With TSYNC, a positive result is a thread that could not follow. */
-	return r > 0 ? -EBUSY : r;
+	/* With TSYNC, a positive result is a thread that could not follow;
+	 * with a new listener, its fd (TSYNC_ESRCH then reports a thread). */
+	return r > 0 && !(flags & SECCOMP_FILTER_FLAG_NEW_LISTENER) ? -EBUSY : r;
 }
 
 static long install(const struct sock_filter *prog, unsigned len, unsigned long flags)
@@ -157,6 +159,8 @@ static uint32_t denied_action(int all_threads)
 {
 	if (sf_cfg.action == SF_ACT_LOG)
 		return SECCOMP_RET_LOG;
+	if (all_threads && sf_notify_wanted)
+		return SECCOMP_RET_USER_NOTIF; /* to the listener (notify.c) */
 	return all_threads ? SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL : SECCOMP_RET_KILL_PROCESS;
 }
 
@@ -227,6 +231,11 @@ static uint64_t text_id(const char *text, size_t len, int all_threads)
 	const unsigned char *bid = sf_self_build_id(&n);
 	uint32_t deny = denied_action(all_threads);
 	uint64_t h;
+
+	/* The listener's kill and the handler's deny the same calls: an
+	 * image exec'd under the one has the program of the other in force. */
+	if (deny == SECCOMP_RET_USER_NOTIF)
+		deny = SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL;
 
 	if (!bid || !n)
 		return 0;
@@ -360,7 +369,8 @@ int sf_trusted_in_force(const struct sf_prog *prog)
 
 /* Installs on this thread; in trusted mode on every thread of the process
  * (TSYNC), so that a narrowing made through the API cannot be escaped by
- * another thread.  The exec of a static binary installs on the calling
+ * another thread.  0 or -errno; when the kill goes to a listener
+ * (notify.c), the fd of the filter's listener.  The exec of a static binary installs on the calling
  * thread only: the exec ends the others. */
 int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_error *err)
 {
@@ -368,10 +378,11 @@ int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_e
 	 * report when the program blocked SIGSYS (the kernel then kills at
 	 * once, our handler never runs). */
 	unsigned long flags = SECCOMP_FILTER_FLAG_LOG |
-			      (prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0);
+			      (prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0) |
+			      (prog->all_threads && sf_notify_wanted ? SF_NOTIFY_FLAGS : 0);
 	long r = install(prog->insns, prog->len, flags);
 
-	if (r == 0 && prog->id)
+	if (r >= 0 && prog->id)
 		install_mark(p, prog->id, flags & SECCOMP_FILTER_FLAG_TSYNC);
 	if (r < 0 && !err->text[0]) {
 		struct sf_buf b = { err->text, 0, sizeof err->text };

@@ -1,0 +1,48 @@
+/* Trusted mode's listener (notify.c): the process that hears of the
+ * policy's kills through the kernel filter (SECCOMP_RET_USER_NOTIF) and
+ * reports them from outside the program, whatever the policy lets the
+ * program do. */
+#ifndef SECFILTER_NOTIFY_H
+#define SECFILTER_NOTIFY_H
+
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "vreport.h"
+
+struct sf_prog;
+struct sf_error;
+struct sf_out;
+
+/* Set while the program being compiled and loaded sends the policy's
+ * kill to a listener (trusted.c: its denied action and load flags). */
+extern int sf_notify_wanted;
+#define SF_NOTIFY_FLAGS (SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_TSYNC_ESRCH)
+
+/* The first image of a trusted tree, before it compiles its policy p:
+ * sets sf_notify_wanted where a listener can hear its kills. */
+void sf_notify_prepare(const struct sf_policy *p);
+
+/* Loads prog (compiled from p) as sf_trusted_load does; while
+ * sf_notify_wanted, with the listener started before and handed the
+ * filter's fd after, or, where it cannot be, compiled again for the
+ * library's handler.  0 or -errno (err filled in). */
+int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_error *err);
+
+/* The SIGSYS handler, for a SIGSYS the listener sent: the listener has
+ * reported the call and the process is to die of SIGSYS, as the
+ * kernel's kill would make it.  1 when it was that (and SIGSYS is now
+ * SIG_DFL: the call's restart ends the process). */
+int sf_notify_die_request(const siginfo_t *si);
+
+/* Reads n bytes at addr of process *(long *)ctx for display (vcall.c). */
+size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n);
+
+/* The report's body from v: header, arguments, the rule, the add: line
+ * (vcall.c). */
+void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v);
+
+#endif
