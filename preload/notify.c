@@ -78,6 +78,7 @@
 #include "sf.h"
 
 int sf_notify_wanted SF_HOT;
+int sf_notify_heard SF_HOT;
 
 #define DIE_MAGIC 0x5ec0d1e5 /* si_value of the listener's SIGSYS */
 #define GRACE_MS 2000
@@ -224,6 +225,7 @@ int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_er
 		if (r >= 0) {
 			hand_over(r);
 			sf_notify_wanted = 0;
+			sf_notify_heard = 1;
 			return 0;
 		}
 		close_fd(&pipe_to[1]);
@@ -238,10 +240,25 @@ int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_er
 	return r < 0 ? r : sf_trusted_load(prog, p, err);
 }
 
-int sf_notify_die_request(const siginfo_t *si)
+void sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p)
+{
+	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
+
+	k = k ? k : sf_cur;
+	/* the kernel must deny it: the call is made for real */
+	if (!sf_notify_heard || !sf_kernel_on || c->i386 || !k || k->pending ||
+	    sf_call_action(p, c, d) != SF_ACTION_KILL ||
+	    sf_decide(k, (uint64_t)c->nr, c->a) == SF_ALLOW)
+		return;
+	sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2], (long)c->a[3], (long)c->a[4],
+	       (long)c->a[5]);
+}
+
+int sf_notify_die_request(const siginfo_t *si, ucontext_t *uc)
 {
 	if (si->si_code != SI_QUEUE || si->si_value.sival_int != DIE_MAGIC)
 		return 0;
+	sf_report_backtrace(uc);
 	sf_guard_default();
 	return 1;
 }
@@ -423,11 +440,12 @@ static void put_message(struct sf_out *o, const struct seccomp_notif *n, long ti
 		      "its error, not the program's call; the policy denies the message, "
 		      "not what failed\n");
 	if (contains(text, len, "static TLS"))
-		sf_out_str(o, "    hint: under LD_AUDIT glibc has less static TLS for the "
-			      "program's libraries (an audit module's namespace takes its "
-			      "share): start it with `secfilter run --trusted`, which needs no "
-			      "audit module, or reserve more with "
-			      "GLIBC_TUNABLES=glibc.rtld.optional_static_tls=4096\n");
+		sf_out_str(o, "    hint: under LD_AUDIT glibc sets up TLS before it loads the "
+			      "program's libraries, whose initial-exec TLS must then fit in what "
+			      "it keeps for dlopen (512 bytes unless told): start the program "
+			      "with `secfilter run --trusted`, which needs no audit module, or "
+			      "reserve more with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=N "
+			      "(N bytes: 4096 fits libjemalloc)\n");
 	else
 		sf_out_str(o, "    hint: fix what it names (without secfilter the program "
 			      "fails the same way), or allow the message with the add: line\n");

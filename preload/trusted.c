@@ -209,6 +209,7 @@ static uint32_t denied_action(int all_threads)
  * kill. */
 #define MARK_TAG 0x5ec0f17e6d61726bull /* "secfilter" "mark" */
 #define MARK_ERRNO 4093
+#define MARK_ERRNO_HEARD 4092 /* the program's kill goes to a listener (notify.c) */
 #define PASS_LEN 9
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -280,7 +281,7 @@ static void install_mark(const struct sf_policy *p, uint64_t id, unsigned long f
 		/* 6 */ LD(20), JNE((uint32_t)(MARK_TAG >> 32), 5),
 		/* 8 */ LD(24), JNE((uint32_t)id, 3),
 		/* 10 */ LD(28), JNE((uint32_t)(id >> 32), 1),
-		/* 12 */ RET(SECCOMP_RET_ERRNO | MARK_ERRNO),
+		/* 12 */ RET(SECCOMP_RET_ERRNO | (sf_notify_wanted ? MARK_ERRNO_HEARD : MARK_ERRNO)),
 		/* 13 */ RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog fp = { .len = sizeof mark / sizeof mark[0],
@@ -363,8 +364,11 @@ int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out, stru
  * expect. */
 int sf_trusted_in_force(const struct sf_prog *prog)
 {
-	return prog->id &&
-	       sf_sys(SYS_sched_yield, (long)MARK_TAG, (long)prog->id, 0, 0, 0, 0) == -MARK_ERRNO;
+	long r = prog->id ? sf_sys(SYS_sched_yield, (long)MARK_TAG, (long)prog->id, 0, 0, 0, 0) : 0;
+
+	if (r == -MARK_ERRNO_HEARD)
+		sf_notify_heard = 1;
+	return r == -MARK_ERRNO || r == -MARK_ERRNO_HEARD;
 }
 
 /* Installs on this thread; in trusted mode on every thread of the process

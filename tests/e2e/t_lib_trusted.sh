@@ -26,7 +26,7 @@ int main(void)
 C
 cc -o raw raw.c
 trusted '*: 1; getppid: 0' ./raw >raw.out 2>raw.err
-expect_sigkill $?
+expect_sigsys $?
 expect_grep '^before$' raw.out
 expect_no_grep '^after$' raw.out
 expect_report raw.err getppid 'not in the allowed set'
@@ -34,12 +34,12 @@ echo "ok raw syscall trapped by the kernel, reported, killed"
 
 # Through libc's wrapper.
 trusted '*: 1; getppid: 0' "$PROBE" getppid >w.out 2>w.err
-expect_sigkill $?
+expect_sigsys $?
 expect_report w.err getppid 'not in the allowed set'
 
 # The program's sigaction(SIGSYS) does not replace the reporting handler.
 trusted '*: 1; getppid: 0' "$PROBE" sigsys getppid >s.out 2>s.err
-expect_sigkill $?
+expect_sigsys $?
 expect_grep '^sigsys shadow ok$' s.out
 expect_report s.err getppid 'not in the allowed set'
 echo "ok SIGSYS handler kept"
@@ -77,7 +77,7 @@ int main(void)
 C
 cc -o rawsig rawsig.c
 trusted '*: 1; getppid: 0' ./rawsig >g.out 2>g.err
-expect_sigkill $?
+expect_sigsys $?
 expect_grep '^shadowed$' g.out
 expect_grep '^answered$' g.out
 expect_no_grep '^(caught|survived)$' g.out
@@ -88,7 +88,7 @@ echo "ok raw rt_sigaction(SIGSYS) answered by the guard, the handler kept"
 # handler; the program's sigaction(SIGSYS) through libc is a raw call too.
 env LD_AUDIT="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY='*: 1; getppid: 0' \
 	"$PROBE" out alone sigsys getppid >a.out 2>a.err
-expect_sigkill $?
+expect_sigsys $?
 expect_grep '^alone$' a.out
 expect_report a.err getppid 'not in the allowed set'
 echo "ok LD_AUDIT alone"
@@ -160,7 +160,7 @@ int main(void) { getpriority(PRIO_PROCESS, 0); return 0; }
 C
 cc -o prio prio.c
 trusted '*: 1; getpriority: 0' sh -c "exec ./prio" >p.out 2>p.err
-expect_sigkill $?
+expect_sigsys $?
 expect_report p.err getpriority 'not in the allowed set'
 echo "ok exec'd image in trusted mode reports"
 
@@ -246,7 +246,7 @@ base_n=$(sed -n 1p g.out | awk '{print $2}'); forged_n=$(sed -n 2p g.out | awk '
 [ -n "$base_n" ] && [ "$forged_n" = $((base_n + 1)) ] ||
 	fail "the forged answer did not take (filters $base_n -> $forged_n): the attack below proves nothing"
 trusted '*: 1; getppid: 0' env SECFILTER_POLICY='*: 1' ./forge "$PROBE" out forged getppid out escaped >f.out 2>f.err
-expect_sigkill $?
+expect_sigsys $?
 expect_grep '^forged$' f.out
 expect_no_grep '^escaped$' f.out
 expect_grep '^lib_probe\[[0-9]+\]: system call 110 \(sys_getppid\) blocked' f.err
@@ -257,7 +257,7 @@ echo "ok a forged answer to the mark takes ($base_n -> $forged_n filters) and wi
 # filter still denies, and the report says whose rule it was; without
 # LD_AUDIT the image runs without the library, killed by the kernel.
 trusted '*: 1; getppid: 0' env SECFILTER_POLICY='*: 1' "$PROBE" out wider getppid >w.out 2>w.err
-expect_sigkill $?
+expect_sigsys $?
 expect_grep '^wider$' w.out
 # (the wrapper allowed the call, so the kernel trapped it in the library)
 expect_grep '^lib_probe\[[0-9]+\]: system call 110 \(sys_getppid\) blocked at ip:[0-9a-f]+$' w.err
@@ -273,7 +273,7 @@ echo "ok an exec'd image keeps the inherited filter whatever its environment"
 # a narrowing that cannot be installed is refused (ENOSYS), not killed.
 trusted '*: 1; memfd_create: 0; prctl: 0; seccomp: 0; getppid: 0' \
 	env "$PROBE" out started apply 'getpid: 0' getppid >m.out 2>m.err
-expect_sigkill $?
+expect_sigsys $?
 expect_grep '^started$' m.out
 expect_grep '^apply -1 ENOSYS$' m.out
 expect_grep 'denies prctl or seccomp' m.out
