@@ -240,6 +240,10 @@ int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_er
 	return r < 0 ? r : sf_trusted_load(prog, p, err);
 }
 
+/* The call site of the call this thread made again for the listener:
+ * the backtrace starts there, past the library's own frames. */
+static __thread uintptr_t reissued_site;
+
 void sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p)
 {
 	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
@@ -250,15 +254,17 @@ void sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p
 	    sf_call_action(p, c, d) != SF_ACTION_KILL ||
 	    sf_decide(k, (uint64_t)c->nr, c->a) == SF_ALLOW)
 		return;
+	reissued_site = c->ip;
 	sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2], (long)c->a[3], (long)c->a[4],
 	       (long)c->a[5]);
+	reissued_site = 0;
 }
 
 int sf_notify_die_request(const siginfo_t *si, ucontext_t *uc)
 {
 	if (si->si_code != SI_QUEUE || si->si_value.sival_int != DIE_MAGIC)
 		return 0;
-	sf_report_backtrace(uc);
+	sf_report_backtrace(uc, reissued_site);
 	sf_guard_default();
 	return 1;
 }

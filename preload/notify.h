@@ -53,8 +53,9 @@ int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_er
  * SIG_DFL: the call's restart ends the process). */
 int sf_notify_die_request(const siginfo_t *si, ucontext_t *uc);
 
-/* The backtrace of the call, from its thread's context (report.c). */
-void sf_report_backtrace(ucontext_t *uc);
+/* The backtrace of the call, from its thread's context, from the frame
+ * of site on (0: the first) (report.c). */
+void sf_report_backtrace(ucontext_t *uc, uintptr_t site);
 
 /* Reads n bytes at addr of process *(long *)ctx for display (vcall.c). */
 size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n);

@@ -207,8 +207,9 @@ static void report(const struct sf_call *c, int d, const struct sf_policy *p, in
 
 /* The backtrace of a call the listener reported from outside (notify.c):
  * it comes from the thread itself, whose context at the call the
- * listener's SIGSYS interrupted (uc). */
-void sf_report_backtrace(ucontext_t *uc)
+ * listener's SIGSYS interrupted (uc): from site, for a call the library
+ * made again for the listener, past its own frames (of either copy). */
+void sf_report_backtrace(ucontext_t *uc, uintptr_t site)
 {
 	char small[4096];
 	char *mem = may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
@@ -217,7 +218,7 @@ void sf_report_backtrace(ucontext_t *uc)
 
 	sf_memset(&c, 0, sizeof c);
 	c.uc = uc;
-	c.ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	c.ip = site ? site : (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	put_backtrace(&b, &c);
 	sf_log_emit(b.p, b.len);
 	if (mem)
