@@ -563,7 +563,12 @@ static int through_mask(const struct task *t, int handled)
 				ok = 0;
 		}
 	}
-	sf_sys(SYS_ptrace, PTRACE_DETACH, t->tid, 0, 0, 0, 0);
+	/* A tracee that exited meanwhile cannot be detached: its exit is
+	 * collected here, or its parent's wait would block on it while this
+	 * listener lives, and the listener lives as long as it is there. */
+	if (sf_sys(SYS_ptrace, PTRACE_DETACH, t->tid, 0, 0, 0, 0) < 0)
+		while (sf_sys(SYS_waitid, P_PID, t->tid, (long)&si, WEXITED | __WALL, 0, 0) == -EINTR)
+			;
 	return ok;
 }
 
