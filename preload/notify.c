@@ -86,6 +86,7 @@ int sf_notify_heard SF_HOT;
 #define MAX_AGAIN 8 /* notifications from a dying process before SIGKILL */
 #define REPORT_CAP (64u << 10)
 #define QUOTE_CAP 2048u
+#define SITE_MARK 0x5ec0f17e517eull /* under a reissued call's site (reissue) */
 
 /* ---- the program's side ---- */
 
@@ -244,6 +245,30 @@ int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_er
  * the backtrace starts there, past the library's own frames. */
 static __thread uintptr_t reissued_site;
 
+/* The call made again with its site and a mark on the stack at the
+ * `syscall`, where the listener finds them (/proc/TID/syscall has the
+ * stack pointer) for the report's ip: the program's call site, not this
+ * one.  Below the red zone; in the region, as every syscall instruction
+ * of the library (t_lib_region). */
+SF_REGION static long reissue(const struct sf_call *c)
+{
+	register long r10 __asm__("r10") = (long)c->a[3];
+	register long r8 __asm__("r8") = (long)c->a[4];
+	register long r9 __asm__("r9") = (long)c->a[5];
+	long ret;
+
+	__asm__ volatile("sub $128, %%rsp\n\t"
+			 "push %[site]\n\t"
+			 "push %[mark]\n\t"
+			 "syscall\n\t"
+			 "add $144, %%rsp"
+			 : "=a"(ret)
+			 : "0"(c->nr), "D"(c->a[0]), "S"(c->a[1]), "d"(c->a[2]), "r"(r10), "r"(r8),
+			   "r"(r9), [site] "r"((uint64_t)c->ip), [mark] "r"(SITE_MARK)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
 void sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p)
 {
 	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
@@ -255,8 +280,7 @@ void sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p
 	    sf_decide(k, (uint64_t)c->nr, c->a) == SF_ALLOW)
 		return;
 	reissued_site = c->ip;
-	sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2], (long)c->a[3], (long)c->a[4],
-	       (long)c->a[5]);
+	reissue(c);
 	reissued_site = 0;
 }
 
@@ -459,6 +483,26 @@ static void put_message(struct sf_out *o, const struct seccomp_notif *n, long ti
 
 /* ---- the report ---- */
 
+/* Where the call was made: for one the library made again (reissue), the
+ * site under the mark on its stack, else where the kernel saw it. */
+static uint64_t call_site(const struct seccomp_notif *n, long tid)
+{
+	char text[256];
+	size_t len = read_proc(tid, "syscall", text, sizeof text - 1), i = 0;
+	uint64_t sp = 0, top[2] = { 0, 0 };
+	long ctx = tid;
+	int field = 0;
+
+	/* "NR ARG0 ... ARG5 SP PC", the numbers after NR in hex */
+	for (; i < len && field < 7; i++)
+		field += text[i] == ' ';
+	for (i += 2; i < len && text[i] != ' '; i++)
+		sp = sp * 16 + (uint64_t)(text[i] <= '9' ? text[i] - '0' : text[i] - 'a' + 10);
+	if (field == 7 && sf_vm_read(&ctx, sp, top, sizeof top) == sizeof top && top[0] == SITE_MARK)
+		return top[1];
+	return n->data.instruction_pointer;
+}
+
 /* The process's standard error as fd 2 here, for sf_log_emit: its own
  * open file (pidfd_getfd), or the file reopened through /proc for
  * appending.  0, or -1. */
@@ -493,7 +537,7 @@ static void report(const struct seccomp_notif *n, const struct task *t,
 		return;
 	c.nr = v->x86 ? (long)n->data.nr : -1;
 	sf_memcpy(c.a, n->data.args, sizeof c.a);
-	c.ip = n->data.instruction_pointer;
+	c.ip = call_site(n, t->tid);
 	c.comm = t->comm;
 	c.pid = t->tgid;
 	c.p = listened;
