@@ -35,8 +35,8 @@
  * own handler (the kernel takes one listener per filter tree).
  *
  * The hand-over, with only calls the policy is checked to allow once the
- * filter is in (else the handler reports, as before): the listener
- * tells its pid (for PR_SET_PTRACER, where Yama restricts ptrace), the
+ * filter is in (else the handler reports, as before): the listener's
+ * parent tells its pid (for PR_SET_PTRACER, where Yama restricts ptrace), the
  * program tells the fd number its seccomp() will return (the lowest free
  * one: nothing else runs here), installs the filter and closes its end
  * of the pipe; the listener takes the fd from it (pidfd_getfd) and closes
@@ -138,7 +138,8 @@ static void close_fd(int *fd)
 
 static void listen_forever(long prog_pid) __attribute__((noreturn));
 
-/* The listener's parent: forks it and exits. */
+/* The listener's parent: forks it, tells its pid (the program need not
+ * wait for the listener to run) and exits. */
 static void middle(long prog_pid) __attribute__((noreturn));
 static void middle(long prog_pid)
 {
@@ -146,6 +147,8 @@ static void middle(long prog_pid)
 
 	if (r == 0)
 		listen_forever(prog_pid);
+	if (r > 0 && sf_sys(SYS_write, pipe_from[1], (long)&r, sizeof r, 0, 0, 0) != sizeof r)
+		r = -1;
 	sf_sys(SYS_exit_group, r < 0, 0, 0, 0, 0, 0);
 	__builtin_unreachable();
 }
@@ -759,7 +762,7 @@ static long take_listener(long prog_pid)
 {
 	static const struct sf_ksigaction ign = { (void *)SIG_IGN, SA_RESTORER, 0, 0 };
 	static const int quiet[] = { SIGPIPE, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGTTOU };
-	long in = pipe_to[0], out = pipe_from[1], me, pidfd, fd = -1, r;
+	long in = pipe_to[0], out = pipe_from[1], pidfd, fd = -1, r;
 	int num = -1, dummy;
 	uint64_t id = 0;
 	unsigned i;
@@ -770,9 +773,7 @@ static long take_listener(long prog_pid)
 		sf_sys(SYS_rt_sigaction, quiet[i], (long)&ign, 0, 8, 0, 0);
 	sf_sys(SYS_prctl, PR_SET_NAME, (long)"secfilter-ntfy", 0, 0, 0, 0);
 	sf_sys(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0, 0, 0);
-	me = sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
-	if (sf_sys(SYS_write, out, (long)&me, sizeof me, 0, 0, 0) != sizeof me ||
-	    sf_sys(SYS_read, in, (long)&num, sizeof num, 0, 0, 0) != sizeof num)
+	if (sf_sys(SYS_read, in, (long)&num, sizeof num, 0, 0, 0) != sizeof num)
 		quit();
 	/* its end closed: the filter is in (or failed) */
 	while ((r = sf_sys(SYS_read, in, (long)&dummy, sizeof dummy, 0, 0, 0)) > 0 || r == -EINTR)
