@@ -86,6 +86,7 @@ int sf_notify_heard SF_HOT;
 #define MAX_AGAIN 8 /* notifications from a dying process before SIGKILL */
 #define REPORT_CAP (64u << 10)
 #define QUOTE_CAP 2048u
+#define TAKEN 'k' /* the listener to the program: it has the filter's fd */
 #define SITE_MARK 0x5ec0f17e517eull /* under a reissued call's site (reissue) */
 
 /* ---- the program's side ---- */
@@ -203,7 +204,7 @@ fail:
  * this process's copy goes before any code of the program runs. */
 static void hand_over(long fd)
 {
-	long lpid;
+	long lpid, r;
 
 	if (fd != fd_expected) { /* cannot be: nothing else runs here */
 		close_fd(&pipe_to[1]);
@@ -212,10 +213,15 @@ static void hand_over(long fd)
 		sf_fatal("secfilter: the kernel filter's listener is not where it was expected");
 	}
 	close_fd(&pipe_to[1]);
-	while (sf_sys(SYS_read, pipe_from[0], (long)&lpid, sizeof lpid, 0, 0, 0) == -EINTR)
+	lpid = 0;
+	while ((r = sf_sys(SYS_read, pipe_from[0], (long)&lpid, sizeof lpid, 0, 0, 0)) == -EINTR)
 		;
 	close_fd(&pipe_from[0]);
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	/* Nobody took the filter's kills: they would fail with ENOSYS and
+	 * kill no one.  Closed, the fd no longer holds a denied call here. */
+	if (r != 1 || (char)lpid != TAKEN)
+		sf_fatal("secfilter: the kernel filter's listener did not start");
 }
 
 int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_error *err)
@@ -763,12 +769,14 @@ static long take_listener(long prog_pid)
 	static const struct sf_ksigaction ign = { (void *)SIG_IGN, SA_RESTORER, 0, 0 };
 	static const int quiet[] = { SIGPIPE, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGTTOU };
 	long in = pipe_to[0], out = pipe_from[1], pidfd, fd = -1, r;
+	static const char taken = TAKEN;
 	int num = -1, dummy;
 	uint64_t id = 0;
 	unsigned i;
 
 	close_all_but(in < out ? in : out, in < out ? out : in);
 	sf_sys(SYS_setsid, 0, 0, 0, 0, 0, 0);
+	sf_sys(SYS_chdir, (long)"/", 0, 0, 0, 0, 0); /* no directory kept busy */
 	for (i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
 		sf_sys(SYS_rt_sigaction, quiet[i], (long)&ign, 0, 8, 0, 0);
 	sf_sys(SYS_prctl, PR_SET_NAME, (long)"secfilter-ntfy", 0, 0, 0, 0);
@@ -787,6 +795,7 @@ static long take_listener(long prog_pid)
 		quit();
 	sf_sys(SYS_close, pidfd, 0, 0, 0, 0, 0);
 	sf_sys(SYS_close, in, 0, 0, 0, 0, 0);
+	sf_sys(SYS_write, out, (long)&taken, 1, 0, 0, 0);
 	sf_sys(SYS_close, out, 0, 0, 0, 0, 0); /* the program may go on */
 	return fd;
 }
