@@ -64,26 +64,18 @@ void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d,
 
 void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v)
 {
-	int d = v->decision;
+	const char *why = "not in the allowed set";
 
-	sf_vreport_head(o, v);
-	sf_vreport_args(o, v);
-	if (d == SF_DENY_DISPATCH) {
-		sf_out_str(o, v->nr == SYS_ptrace
-				      ? "    rule: ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) "
-					"would switch a tracee's filter off\n"
-				      : "    rule: prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch "
-					"the filter off\n");
-	} else if (d == SF_DENY_UNFOLLOWABLE) {
-		sf_out_str(o, "    rule: a CLONE_VM child without its own stack cannot be "
-			      "followed\n");
-	} else if (d == SF_ALLOW) {
+	if (v->decision == SF_DENY_DISPATCH)
+		why = v->nr == SYS_ptrace ? "ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) would "
+					    "switch a tracee's filter off"
+					  : "prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch the "
+					    "filter off";
+	else if (v->decision == SF_DENY_UNFOLLOWABLE)
+		why = "a CLONE_VM child without its own stack cannot be followed";
+	else if (v->decision == SF_ALLOW)
 		/* a kernel filter this image inherited, from a policy other
 		 * than the one its environment names */
-		sf_out_str(o, "    rule: denied by a filter installed before this image\n");
-	} else if (sf_vreport_rule(o, v) < 0) {
-		sf_out_str(o, "    rule: not in the allowed set\n");
-	} else {
-		sf_vreport_add(o, v);
-	}
+		why = "denied by a filter installed before this image";
+	sf_vreport(o, v, why);
 }
