@@ -1144,6 +1144,7 @@ static int lex_path(struct parser *p, struct token *t, const char **path, uint32
 	if ((*path)[0] != '/') {
 		char buf[64];
 		struct token w = *t;
+		w.kind = T_IDENT;
 		w.len = *len < sizeof(buf) - 1 ? *len : sizeof(buf) - 1;
 		w.start = (size_t)(*path - s);
 		return fail(p, t, -EINVAL, "relative path '%s': fs. paths are absolute (Landlock "
