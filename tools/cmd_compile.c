@@ -27,6 +27,8 @@ static const char usage[] =
 	"                      struct sock_filter array, 8 bytes per instruction),\n"
 	"                      or oci (a JSON profile that means exactly the policy)\n"
 	"  -o, --output=OUT    write to OUT instead of standard output\n"
+	"      --drop-landlock with --format=c or oci: leave out the policy's file\n"
+	"                      and port rules (fs., net.), which neither can say\n"
 	"  -h, --help          show this help\n"
 	"  -V, --version       print the version\n\n"
 	"Without -p or -e, SECFILTER_POLICY or SECFILTER_POLICY_FILE is used.\n"
@@ -72,6 +74,33 @@ static int compile(const struct policy_in *in, const struct sf_policy *p,
 		tool_perr("compile: %s", in->source);
 	}
 	return r == -E2BIG ? EX_SF_POLICY : EX_SF_FAIL;
+}
+
+/* The fs./net. rules are Landlock's, not the BPF program's: a format
+ * that passes for the whole policy (an OCI profile, the C array a
+ * program installs itself) refuses them unless told to drop them; the
+ * others say they are not in it.  0 or an exit status. */
+static int landlock_for_format(const struct policy_in *in, const struct sf_policy *p,
+			       enum format f, int drop)
+{
+	const char *what = f == FMT_OCI ? "an OCI profile" : "the C array";
+
+	if (!p->landlock)
+		return 0;
+	if (f == FMT_DISASM || f == FMT_RAW) {
+		tool_err("compile: note: %s: the file and port rules (fs., net.) are not part of "
+			 "the BPF program: Landlock enforces them (secfilter run does)", in->source);
+		return 0;
+	}
+	if (!drop) {
+		tool_err("compile: %s: the policy has file and port rules (fs., net.), which %s "
+			 "cannot carry (Landlock enforces them, not seccomp); --drop-landlock "
+			 "writes it without them", in->source, what);
+		return EX_SF_POLICY;
+	}
+	tool_err("compile: warning: %s: the file and port rules (fs., net.) are dropped: %s "
+		 "restricts no file and no port", in->source, what);
+	return 0;
 }
 
 /* What is written: a program, or a profile's text. */
@@ -154,9 +183,10 @@ int cmd_compile(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "syntax", required_argument, NULL, 'S' },
+		{ "drop-landlock", no_argument, NULL, 'L' },
 		TOOL_COMMON_LONGOPTS,
 	};
-	int syntax = SYNTAX_BY_NAME;
+	int syntax = SYNTAX_BY_NAME, drop_landlock = 0;
 	const char *file = NULL, *expr = NULL, *output = NULL;
 	enum format fmt = FMT_DISASM;
 	struct sock_filter *prog;
@@ -187,6 +217,9 @@ int cmd_compile(int argc, char **argv)
 				return tool_usage_err("compile", "compile: unknown syntax '%s' "
 						      "(secfilter, minijail or oci)", optarg);
 			break;
+		case 'L':
+			drop_landlock = 1;
+			break;
 		default:
 			return tool_common_option("compile", o, argv, usage);
 		}
@@ -197,6 +230,8 @@ int cmd_compile(int argc, char **argv)
 	if (r)
 		return r;
 	r = policy_in_parse(&in, &p);
+	if (!r && (r = landlock_for_format(&in, p, fmt, drop_landlock)))
+		sf_policy_free(p);
 	if (r) {
 		policy_in_free(&in);
 		return r;
