@@ -1192,13 +1192,14 @@ static int parse_paths(struct parser *p, struct sf_rule *r, const char *name)
 		if ((rc = lex_path(p, &at, &it.path, &it.len)) || (rc = ll_item(p, &at, r, &n, &it)))
 			return rc;
 	}
-	if ((rc = next(p)))
-		return rc;
-	if (!n)
-		return fail(p, &p->tok, -EINVAL, "expected one or more absolute paths after '%s:'",
+	if (!n) {
+		at = (struct token){ .start = p->pos, .len = 1, .line = p->line,
+				     .col = (unsigned)(p->pos - p->line_start + 1) };
+		return fail(p, &at, -EINVAL, "expected one or more absolute paths after '%s:'",
 			    name);
+	}
 	ll_last(p);
-	return 0;
+	return next(p);
 }
 
 /* PORT { PORT } */
@@ -1266,7 +1267,7 @@ static __attribute__((noinline, cold)) int parse_ll_rule(struct parser *p)
 	struct sf_rule r = { 0 };
 	struct token name = p->tok;
 	const struct sf_ll_right *rt = NULL;
-	char buf[64], nbuf[64];
+	char nbuf[64];
 	unsigned i;
 	int rc;
 
@@ -1287,12 +1288,16 @@ static __attribute__((noinline, cold)) int parse_ll_rule(struct parser *p)
 	if (!rt && (name.len != sizeof(LL_LAYER) - 1 ||
 		    memcmp(p->text + name.start, LL_LAYER, name.len) != 0))
 		return unknown_ll_name(p, &name);
-	if ((rc = next(p)))
-		return rc;
-	if (p->tok.kind != T_COLON)
-		return fail(p, &p->tok, -EINVAL, "expected ':' after '%s', got '%s'",
-			    tok_text(p, &name, nbuf, sizeof(nbuf)),
-			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	/* the ':' by hand: what follows it is no token of the lexer's */
+	while (p->pos < p->textlen && (p->text[p->pos] == ' ' || p->text[p->pos] == '\t'))
+		p->pos++;
+	if (p->pos >= p->textlen || p->text[p->pos] != ':') {
+		struct token at = { .start = p->pos, .len = 1, .line = p->line,
+				    .col = (unsigned)(p->pos - p->line_start + 1) };
+		return fail(p, &at, -EINVAL, "expected ':' after '%s'",
+			    tok_text(p, &name, nbuf, sizeof(nbuf)));
+	}
+	p->pos++;
 	if (!rt) {
 		r.what = SF_R_LAYER;
 		rc = parse_layer(p);
