@@ -177,6 +177,14 @@ case $B in /usr/*|/lib/*) ;; *)
 	expect_status 0 $SECFILTER run --interpose \
 		-e "*: 1; fs.read: /usr /lib /etc; fs.exec: /usr /lib /lib64 /bin" -- true ;;
 esac
+# a policy file the policy forbids reading, with an include: the library
+# gets the policy's text, which it can always read
+mkdir pol
+echo "fs.write: $S/a" > pol/inc.conf
+printf '*: 1\nfs.read: /usr /lib /etc\nfs.exec: /usr /lib /lib64 /bin\nfs.write: /dev/null\n@include inc.conf\n' > pol/p.conf
+expect_status 1 $SECFILTER run --interpose -p pol/p.conf -- sh -c "echo y > $S/a/y; cat pol/p.conf" 2> err
+expect_grep 'cat: pol/p.conf: Permission denied' err
+[ "$(cat "$S/a/y")" = y ] || fail "the write the included rule grants did not happen"
 # the policy's exec rules cover the program itself (run execs it inside)
 expect_status 126 $SECFILTER run -e "*: 1; fs.read: /" -- true 2> err
 expect_grep 'Permission denied' err
