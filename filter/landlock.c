@@ -401,6 +401,14 @@ void sf_ll_print(struct sf_out *o, const struct sf_landlock *ll)
 	}
 }
 
+size_t sf_landlock_print(const struct sf_landlock *ll, char *buf, size_t cap)
+{
+	struct sf_out o = { buf, cap, 0 };
+
+	sf_ll_print(&o, ll);
+	return sf_out_end(&o);
+}
+
 /* ---- Enforcement ---- */
 
 /* What the kernel's struct landlock_ruleset_attr (its first two fields:

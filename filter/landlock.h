@@ -142,6 +142,10 @@ void sf_ll_close(struct sf_ll_fds *f, sf_ll_sys_fn sys);
 int sf_landlock_enforce(const struct sf_landlock *ll, unsigned first,
 			const struct sf_ll_env *env, struct sf_error *err);
 
+/* The fs./net. lines of the canonical form (landlock.layer between
+ * layers), snprintf-like; "" for NULL. */
+size_t sf_landlock_print(const struct sf_landlock *ll, char *buf, size_t cap);
+
 /* The rights of mask, as "fs.truncate"; "" when none. */
 const char *sf_ll_right_name(uint64_t mask, int net);
 
