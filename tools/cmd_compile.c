@@ -15,7 +15,7 @@
 #include "secfilter.h"
 
 static const char usage[] =
-	"Usage: secfilter compile [-p FILE | -e TEXT] [--syntax=secfilter|minijail|oci] [--format=disasm|c|raw|oci] [-o OUT]\n"
+	"Usage: secfilter compile [-p FILE | -e TEXT] [--syntax=secfilter|minijail|oci] [--format=disasm|c|raw|oci] [--drop-landlock] [-o OUT]\n"
 	"Compile a policy to the seccomp-BPF program trusted mode installs\n"
 	"(kill action SECCOMP_RET_KILL_PROCESS; return E, trap and log are\n"
 	"SECCOMP_RET_ERRNO, SECCOMP_RET_TRAP and SECCOMP_RET_LOG) and print it,\n"
