@@ -225,10 +225,6 @@ static int filters_level(const struct scratch *s, unsigned nr)
 
 /* Checks, while enforcing, that a rule on nr narrows; what the call would
  * get afterwards is `after` for the calls the rule decides. */
-static int apply_landlock(struct scratch *s, const struct applying *a,
-			  const struct sf_policy *cur);
-static int freeze_landlock(const struct scratch *s, struct sf_policy **out);
-
 static int narrows(const struct scratch *s, const struct applying *a,
 		   const struct sf_rule *r, unsigned nr)
 {
