@@ -457,9 +457,9 @@ static int abi_of(uint64_t bit)
 
 static const char *errno_text(long e)
 {
-	const char *n = sf_errno_name((unsigned)e);
+	const char *t = sf_errno_text((unsigned)e);
 
-	return e == ENOENT ? "it does not exist" : n ? n : "error";
+	return t ? t : "error";
 }
 
 /* The first rule of a layer (for the source its messages name). */

@@ -168,7 +168,7 @@ done
 # ---- what run says ----
 # a path that does not exist: a warning, and it grants nothing
 expect_status 0 $SECFILTER run -e "$P; fs.write: $S/nonexistent" -- true 2> err
-expect_grep "warning: '$S/nonexistent' cannot be opened \(it does not exist\): skipped" err
+expect_grep "warning: '$S/nonexistent' cannot be opened \(No such file or directory\): skipped" err
 expect_status 0 $SECFILTER check -e "fs.read: $S/nonexistent" > out 2> err
 expect_grep "warning: '$S/nonexistent': No such file or directory" err
 # the library itself stays loadable without the policy naming it (the
