@@ -73,12 +73,13 @@ int landlock_prepare(const struct sf_policy *p, const char *library, struct sf_l
 	struct sf_ll_extra extra[2];
 	struct sf_ll_env env = { ll_sys, extra, 0, warn_stderr, NULL };
 	struct sf_error err;
-	const char *log = log_file();
+	const char *log;
 	int rc;
 
 	fds->n = 0;
 	if (!p->landlock)
 		return 0;
+	log = log_file();
 	/* What secfilter itself needs in every exec'd image: the library
 	 * loadable (the loader reads and maps it), the reports' file
 	 * writable.  Both are files: nothing beneath them. */
