@@ -79,15 +79,16 @@ int landlock_prepare(const struct sf_policy *p, const char *library, struct sf_l
 	fds->n = 0;
 	if (!p->landlock)
 		return 0;
-	log = log_file();
-	/* What secfilter itself needs in every exec'd image: the library
-	 * loadable (the loader reads and maps it), the reports' file
-	 * writable.  Both are files: nothing beneath them. */
-	if (library)
+	/* What the library needs in every exec'd image: its file loadable
+	 * (the loader reads and maps it), the reports' file writable.  Both
+	 * are files: nothing beneath them.  In trusted mode run writes the
+	 * reports itself, from outside. */
+	if (library) {
 		extra[env.nextra++] = (struct sf_ll_extra){ library,
 							    SF_FS_READ_FILE | SF_FS_EXECUTE };
-	if (log)
-		extra[env.nextra++] = (struct sf_ll_extra){ log, SF_FS_WRITE_FILE };
+		if ((log = log_file()))
+			extra[env.nextra++] = (struct sf_ll_extra){ log, SF_FS_WRITE_FILE };
+	}
 	memset(&err, 0, sizeof(err));
 	rc = sf_ll_build(p->landlock, 0, &env, fds, &err);
 	if (rc == 0)

@@ -10,8 +10,8 @@
 void landlock_warn_missing(const struct sf_policy *p);
 
 /* `run`, before it forks: the rulesets of all of p's layers, with
- * secfilter's own rules (library: the preload library's path, or NULL;
- * the SECFILTER_LOG file) in each.  Warnings for skipped paths go to
+ * secfilter's own rules in each when library (the preload library's
+ * path) is given: the library's file, the SECFILTER_LOG file.  Warnings for skipped paths go to
  * stderr.  0 (fds->n 0 when p has no fs./net. rules), or EX_SF_FAIL
  * after printing why (a right the kernel cannot restrict, no Landlock). */
 int landlock_prepare(const struct sf_policy *p, const char *library, struct sf_ll_fds *fds);
