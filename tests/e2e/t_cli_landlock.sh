@@ -177,6 +177,11 @@ case $B in /usr/*|/lib/*) ;; *)
 	expect_status 0 $SECFILTER run --interpose \
 		-e "*: 1; fs.read: /usr /lib /etc; fs.exec: /usr /lib /lib64 /bin" -- true ;;
 esac
+# a report file the policy does not grant: the library still writes it
+mkdir "$S/log"
+SECFILTER_LOG=$S/log/r.log expect_status 137 $SECFILTER run --interpose \
+	-e "$P; fs.exec: $PROGS/cli_prog; getppid: 0" -- $PROGS/cli_prog getppid 2> err
+expect_grep 'system call 110 \(sys_getppid\) blocked' "$S/log/r.log"
 # a policy file the policy forbids reading, with an include: the library
 # gets the policy's text, which it can always read
 mkdir pol
