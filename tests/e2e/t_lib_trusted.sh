@@ -6,6 +6,14 @@
 
 trusted() { filtered_trusted "$@"; }
 
+# killed_for_getppid NAME CMD...: CMD, under '*: 1; getppid: 0', is killed
+# by SIGKILL; its stdout in NAME.out, its stderr in NAME.err.
+killed_for_getppid() {
+	local name=$1; shift
+	trusted '*: 1; getppid: 0' "$@" >"$name.out" 2>"$name.err"
+	expect_sigkill $?
+}
+
 trusted '*: 1; getppid: 0' "$PROBE" out hello >ok.out 2>ok.err || fail "allowed run failed"
 expect_grep '^hello$' ok.out
 grep -q '^Seccomp:[[:space:]]*2' <(trusted '*: 1' cat /proc/self/status) || fail "no kernel filter"
@@ -25,21 +33,18 @@ int main(void)
 }
 C
 cc -o raw raw.c
-trusted '*: 1; getppid: 0' ./raw >raw.out 2>raw.err
-expect_sigkill $?
+killed_for_getppid raw ./raw
 expect_grep '^before$' raw.out
 expect_no_grep '^after$' raw.out
 expect_report raw.err getppid 'not in the allowed set'
 echo "ok raw syscall trapped by the kernel, reported, killed"
 
 # Through libc's wrapper.
-trusted '*: 1; getppid: 0' "$PROBE" getppid >w.out 2>w.err
-expect_sigkill $?
+killed_for_getppid w "$PROBE" getppid
 expect_report w.err getppid 'not in the allowed set'
 
 # The program's sigaction(SIGSYS) does not replace the reporting handler.
-trusted '*: 1; getppid: 0' "$PROBE" sigsys getppid >s.out 2>s.err
-expect_sigkill $?
+killed_for_getppid s "$PROBE" sigsys getppid
 expect_grep '^sigsys shadow ok$' s.out
 expect_report s.err getppid 'not in the allowed set'
 echo "ok SIGSYS handler kept"
@@ -76,8 +81,7 @@ int main(void)
 }
 C
 cc -o rawsig rawsig.c
-trusted '*: 1; getppid: 0' ./rawsig >g.out 2>g.err
-expect_sigkill $?
+killed_for_getppid g ./rawsig
 expect_grep '^shadowed$' g.out
 expect_grep '^answered$' g.out
 expect_no_grep '^(caught|survived)$' g.out
@@ -245,8 +249,7 @@ trusted "$P" sh -c 'grep "^Seccomp_filters" /proc/$$/status;
 base_n=$(sed -n 1p g.out | awk '{print $2}'); forged_n=$(sed -n 2p g.out | awk '{print $2}')
 [ -n "$base_n" ] && [ "$forged_n" = $((base_n + 1)) ] ||
 	fail "the forged answer did not take (filters $base_n -> $forged_n): the attack below proves nothing"
-trusted '*: 1; getppid: 0' env SECFILTER_POLICY='*: 1' ./forge "$PROBE" out forged getppid out escaped >f.out 2>f.err
-expect_sigkill $?
+killed_for_getppid f env SECFILTER_POLICY='*: 1' ./forge "$PROBE" out forged getppid out escaped
 expect_grep '^forged$' f.out
 expect_no_grep '^escaped$' f.out
 expect_grep '^lib_probe\[[0-9]+\]: system call 110 \(sys_getppid\) blocked' f.err
@@ -256,8 +259,7 @@ echo "ok a forged answer to the mark takes ($base_n -> $forged_n filters) and wi
 # SECFILTER_POLICY is what the library there reads, but the inherited
 # filter still denies, and the report says whose rule it was; without
 # LD_AUDIT the image runs without the library, killed by the kernel.
-trusted '*: 1; getppid: 0' env SECFILTER_POLICY='*: 1' "$PROBE" out wider getppid >w.out 2>w.err
-expect_sigkill $?
+killed_for_getppid w env SECFILTER_POLICY='*: 1' "$PROBE" out wider getppid
 expect_grep '^wider$' w.out
 # (the wrapper allowed the call, so the kernel trapped it in the library)
 expect_grep '^lib_probe\[[0-9]+\]: system call 110 \(sys_getppid\) blocked at ip:[0-9a-f]+$' w.err

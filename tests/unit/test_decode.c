@@ -142,40 +142,50 @@ static void suggestions(void **state)
 	static const uint64_t jit[][6] = { { 0, 4096, 7, 0x22 } };
 	static const uint64_t forks[][6] = { { 0x1200011 } };
 	static const uint64_t pr[][6] = { { 15 }, { 38 } };
+	static const struct {
+		long nr;
+		enum sf_argmode mode;
+		const uint64_t (*calls)[6];
+		unsigned n;
+		const char *want;
+	} cases[] = {
+		{ OPENAT, SF_ARGS_AUTO, ro, 2,
+		  "dfd == AT_FDCWD && !(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))" },
+		{ OPENAT, SF_ARGS_AUTO, rw, 2, "dfd == AT_FDCWD && !(flags & (O_RDWR|O_APPEND))" },
+		{ OPENAT, SF_ARGS_AUTO, relative, 1,
+		  "!(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))" },
+		{ OPENAT, SF_ARGS_STRICT, ro, 2,
+		  "dfd == AT_FDCWD && (flags == O_RDONLY|O_CLOEXEC || "
+		  "flags == O_RDONLY|O_NONBLOCK|O_DIRECTORY|O_CLOEXEC)" },
+		{ OPENAT, SF_ARGS_NONE, ro, 2, "1" },
+		{ SOCKET, SF_ARGS_AUTO, sock, 1, "family == AF_UNIX && type == SOCK_STREAM|SOCK_CLOEXEC" },
+		{ SOCKET, SF_ARGS_AUTO, socks, 2,
+		  "(family == AF_UNIX || family == AF_INET) && "
+		  "(type == SOCK_DGRAM || type == SOCK_STREAM|SOCK_CLOEXEC)" },
+		{ WRITE, SF_ARGS_AUTO, wr, 2, "fd == 1 || fd == 2" },
+		{ WRITE, SF_ARGS_AUTO, wr3, 2, "1" },
+		{ WRITE, SF_ARGS_STRICT, wr3, 2, "fd == 1 || fd == 4" },
+		{ MMAP, SF_ARGS_AUTO, maps, 3, "!(prot & PROT_WRITE) || !(prot & PROT_EXEC)" },
+		{ MMAP, SF_ARGS_AUTO, maps, 1, "!(prot & PROT_EXEC)" },
+		{ MMAP, SF_ARGS_AUTO, jit, 1, "1" },
+		{ MMAP, SF_ARGS_STRICT, maps, 3,
+		  "(prot == PROT_READ || prot == PROT_READ|PROT_WRITE || "
+		  "prot == PROT_READ|PROT_EXEC) && "
+		  "(flags == MAP_PRIVATE || flags == MAP_PRIVATE|MAP_ANONYMOUS)" },
+		{ CLONE, SF_ARGS_AUTO, forks, 1,
+		  "clone_flags == SIGCHLD|CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID" },
+		{ PRCTL, SF_ARGS_AUTO, pr, 2, "option == PR_SET_NAME || option == PR_SET_NO_NEW_PRIVS" },
+	};
 	char buf[64];
 	unsigned i;
 
 	(void)state;
-	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, ro, 2),
-			    "dfd == AT_FDCWD && !(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))");
-	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, rw, 2),
-			    "dfd == AT_FDCWD && !(flags & (O_RDWR|O_APPEND))");
-	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, relative, 1),
-			    "!(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))");
-	assert_string_equal(suggest(OPENAT, SF_ARGS_STRICT, ro, 2),
-			    "dfd == AT_FDCWD && (flags == O_RDONLY|O_CLOEXEC || "
-			    "flags == O_RDONLY|O_NONBLOCK|O_DIRECTORY|O_CLOEXEC)");
-	assert_string_equal(suggest(OPENAT, SF_ARGS_NONE, ro, 2), "1");
-	assert_string_equal(suggest(SOCKET, SF_ARGS_AUTO, sock, 1),
-			    "family == AF_UNIX && type == SOCK_STREAM|SOCK_CLOEXEC");
-	assert_string_equal(suggest(SOCKET, SF_ARGS_AUTO, socks, 2),
-			    "(family == AF_UNIX || family == AF_INET) && "
-			    "(type == SOCK_DGRAM || type == SOCK_STREAM|SOCK_CLOEXEC)");
-	assert_string_equal(suggest(WRITE, SF_ARGS_AUTO, wr, 2), "fd == 1 || fd == 2");
-	assert_string_equal(suggest(WRITE, SF_ARGS_AUTO, wr3, 2), "1");
-	assert_string_equal(suggest(WRITE, SF_ARGS_STRICT, wr3, 2), "fd == 1 || fd == 4");
-	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, maps, 3),
-			    "!(prot & PROT_WRITE) || !(prot & PROT_EXEC)");
-	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, maps, 1), "!(prot & PROT_EXEC)");
-	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, jit, 1), "1");
-	assert_string_equal(suggest(MMAP, SF_ARGS_STRICT, maps, 3),
-			    "(prot == PROT_READ || prot == PROT_READ|PROT_WRITE || "
-			    "prot == PROT_READ|PROT_EXEC) && "
-			    "(flags == MAP_PRIVATE || flags == MAP_PRIVATE|MAP_ANONYMOUS)");
-	assert_string_equal(suggest(CLONE, SF_ARGS_AUTO, forks, 1),
-			    "clone_flags == SIGCHLD|CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID");
-	assert_string_equal(suggest(PRCTL, SF_ARGS_AUTO, pr, 2),
-			    "option == PR_SET_NAME || option == PR_SET_NO_NEW_PRIVS");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = suggest(cases[i].nr, cases[i].mode, cases[i].calls, cases[i].n);
+
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("case %u: want %s\ngot %s", i, cases[i].want, got);
+	}
 	/* more values than an enum list takes: no filter, but still valid */
 	{
 		uint64_t many[12][6];
