@@ -144,7 +144,8 @@ int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 	int r;
 
 	memset(&err, 0, sizeof(err));
-	r = sf_policy_apply_syntax(NULL, in->source, in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
+	r = sf_policy_apply_syntax(NULL, in->cite ? in->cite : in->source,
+				   in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
 				   in->syntax, in->text, in->len, out, &err);
 	if (r == 0) {
 		if (sf_policy_uring_warning(*out, in->syntax, err.text, sizeof(err.text)))

@@ -131,6 +131,12 @@ CC
 	expect_grep '^joined, cancelled yes$' got
 }
 
+# expect_sigsys STATUS: a shell's view of SIGSYS, the kill of a kernel
+# filter (trusted mode's listener, preload/notify.c, as the kernel's own).
+expect_sigsys() {
+	[ "$1" -eq 159 ] || fail "expected SIGSYS (159), got status $1"
+}
+
 # killed_by_sigkill STATUS: a shell's view of SIGKILL.
 expect_sigkill() {
 	[ "$1" -eq 137 ] || fail "expected SIGKILL (137), got status $1"
