@@ -213,6 +213,7 @@ size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
 		if (r->allowed)
 			print_rules(&o, p, sc, r, 1);
 	}
+	sf_ll_print(&o, p->landlock);
 	return sf_out_end(&o);
 }
 
@@ -259,5 +260,6 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 	}
 	for (k = 0; k < nspecial; k++)
 		print_rules(&o, p, &sf_syscalls[sf_syscall_row[special[k]]], &p->sys[special[k]], 0);
+	sf_ll_print(&o, p->landlock);
 	return sf_out_end(&o);
 }

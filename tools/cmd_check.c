@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "secfilter.h"
+#include "sflandlock.h"
 
 static const char usage[] =
 	"Usage: secfilter check [-q] [--syntax=secfilter|minijail|oci] [-e TEXT | FILE]...\n"
@@ -34,6 +35,7 @@ static int check_one(const char *file, const char *expr, int quiet, int header, 
 		return r;
 	r = policy_in_parse(&in, &p);
 	if (r == 0) {
+		landlock_warn_missing(p);
 		if (!quiet) {
 			size_t len;
 			char *text = policy_text(p, &len);
