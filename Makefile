@@ -13,7 +13,11 @@ INSTALL  ?= install
 
 B := build
 WARN := -Wall -Wextra -Werror
-BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifilter -Ipreload -I$(B)/gen $(CFLAGS)
+BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifilter -I$(B)/gen $(CFLAGS)
+# The library's floors, lowest first (HACKING.md): a floor's sources see
+# the headers of their own floor and of those below, no others.
+FLOORS := base obj state report trap rewrite interpose entry
+floor_inc = $(patsubst %,-Ipreload/%,$(1))
 
 # The tool and the tests may be sanitized.  libsecfilter.so never is: ASan
 # must be the first library of a process, and a preloaded library cannot
@@ -38,7 +42,12 @@ PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
 GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c \
 	$(B)/gen/groups_data.c $(B)/gen/args_data.c $(B)/gen/uring_data.c
 FILTER_SRC := $(filter-out filter/mem-libc.c,$(wildcard filter/*.c))
-PRELOAD_SRC := $(wildcard preload/*.c) $(wildcard preload/*.S) $(B)/gen/wrappers.c
+# In the order of their names, whatever their floor: the link order of
+# what hot.txt does not place.
+PRELOAD_C := $(foreach f,$(FLOORS),$(wildcard preload/$(f)/*.c))
+PRELOAD_S := $(foreach f,$(FLOORS),$(wildcard preload/$(f)/*.S))
+by_name = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n),$(1)))
+PRELOAD_SRC := $(call by_name,$(PRELOAD_C)) $(call by_name,$(PRELOAD_S)) $(B)/gen/wrappers.c
 TOOL_SRC := $(wildcard tools/*.c)
 
 objs = $(patsubst %,$(B)/$(1)/%.o,$(2))
@@ -117,9 +126,9 @@ $(B)/gen/errno_check.h: syscalls/x86_64/errno.tbl syscalls/gen-constcheck.awk
 
 $(B)/tests/test_systab: $(B)/gen/unistd_list.h $(B)/gen/consts_check.h $(B)/gen/errno_check.h
 
-$(B)/gen/wrappers.c: preload/wrappers.tbl preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl
+$(B)/gen/wrappers.c: preload/interpose/wrappers.tbl preload/interpose/gen-wrappers.awk syscalls/x86_64/syscalls.tbl
 	@mkdir -p $(@D)
-	awk -f preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl $< > $@.tmp && mv $@.tmp $@
+	awk -f preload/interpose/gen-wrappers.awk syscalls/x86_64/syscalls.tbl $< > $@.tmp && mv $@.tmp $@
 
 $(B)/obj/%.c.o: %.c $(GEN_SRC)
 	@mkdir -p $(@D)
@@ -127,11 +136,13 @@ $(B)/obj/%.c.o: %.c $(GEN_SRC)
 
 $(B)/pic/%.c.o: %.c $(GEN_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(PIC_CFLAGS) $(FLOOR_INC) -MMD -MP -c $< -o $@
 
 $(B)/pic/%.S.o: %.S
 	@mkdir -p $(@D)
-	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(PIC_CFLAGS) $(FLOOR_INC) -MMD -MP -c $< -o $@
+
+FLOOR_INC := -Ipreload $(call floor_inc,$(FLOORS))
 
 # The library needs no library: loaded as an audit module (preload/audit.c)
 # its dependencies would be looked for on the program's own RPATH, RUNPATH
@@ -148,11 +159,12 @@ LIBC_PATH ?= $(shell readlink -f "$$($(CC) -print-file-name=libc.so.6)")
 # spread over the whole text took a page fault per window in every
 # process (a start of /bin/true: sf_init, the parser, apply and util.c,
 # each in a window of its own).
-HOT_SRC := preload/init.c preload/audit.c preload/objs.c preload/mem.c preload/libc.c \
-	preload/fmt.c preload/api.c preload/dispatch.c preload/trusted.c preload/action.c \
-	preload/clone.c preload/special.c preload/user.c preload/rewrite.c filter/parse.c \
+HOT_SRC := preload/entry/init.c preload/entry/audit.c preload/obj/objs.c preload/base/mem.c \
+	preload/base/libc.c preload/base/fmt.c preload/entry/api.c preload/trap/dispatch.c \
+	preload/trap/trusted.c preload/trap/action.c preload/trap/clone.c preload/trap/special.c \
+	preload/trap/user.c preload/rewrite/rewrite.c filter/parse.c \
 	filter/build.c filter/apply.c filter/util.c filter/systab.c filter/uring.c \
-	filter/print.c preload/wrap.c preload/exec.c $(B)/gen/uring_data.c
+	filter/print.c preload/interpose/wrap.c preload/trap/exec.c $(B)/gen/uring_data.c
 LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 	$(filter-out $(call objs,pic,$(HOT_SRC)),$(PRELOAD_PIC) $(FILTER_PIC))
 

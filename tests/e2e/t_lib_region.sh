@@ -60,7 +60,7 @@ if readelf -W --dyn-syms "$LIB" | awk '$7 == "UND" { print $8 }' | grep -q '^_r_
 fi
 
 # The wrappers table and the functions it generates agree.
-n=$(grep -cvE '^[[:space:]]*(#|$)' "$TOP/preload/wrappers.tbl")
+n=$(grep -cvE '^[[:space:]]*(#|$)' "$TOP/preload/interpose/wrappers.tbl")
 m=$(grep -c '^SF_WRAPPER' "$B/gen/wrappers.c")
 [ "$n" -eq "$m" ] || fail "wrappers.tbl has $n rows, wrappers.c $m functions"
 

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #define SF_LIBC_NAME(n) sf_test_##n
-#include "../../preload/libc.c"
+#include "../../preload/base/libc.c"
 
 static int sign(int x)
 {

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../../preload/x86dec.c"
+#include "../../preload/rewrite/x86dec.c"
 
 struct tally {
 	unsigned long insns, refused, mismatched, blocks;
