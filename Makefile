@@ -30,7 +30,7 @@ HOST_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 HOST_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 # -fno-builtin: the library defines read(), open(), ... with its own types.
 # -mgeneral-regs-only: a rewritten syscall site enters the library without
-# saving the vector registers (preload/rwentry.S): no code of it may touch
+# saving the vector registers (preload/rewrite/rwentry.S): no code of it may touch
 # them.
 # -fno-jump-tables: a switch compiled to a table reads it from .rodata,
 # a page fault of its own in a process that reads nothing else there (the
@@ -142,14 +142,20 @@ $(B)/pic/%.S.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(PIC_CFLAGS) $(FLOOR_INC) -MMD -MP -c $< -o $@
 
-FLOOR_INC := -Ipreload $(call floor_inc,$(FLOORS))
+# A floor's sources are compiled with the include paths of that floor and
+# the floors below it only: an upward #include does not compile.  (filter/
+# sees no floor at all.)  The generated wrappers are interpose/'s.
+$(foreach i,$(shell seq $(words $(FLOORS))),$(eval \
+	$(B)/pic/preload/$(word $(i),$(FLOORS))/%: FLOOR_INC := $(call floor_inc,$(wordlist 1,$(i),$(FLOORS)))))
+$(B)/pic/$(B)/gen/wrappers.c.o: FLOOR_INC := $(call floor_inc,base obj state report trap rewrite interpose)
+$(B)/pic/preload/entry/%: FLOOR_INC += -Ipreload # secfilter.h, the API
 
-# The library needs no library: loaded as an audit module (preload/audit.c)
+# The library needs no library: loaded as an audit module (preload/entry/audit.c)
 # its dependencies would be looked for on the program's own RPATH, RUNPATH
 # and LD_LIBRARY_PATH before the filter exists, and a libc there would be
 # a second copy of libc, mapped, relocated and initialized in every
 # process started in trusted mode.  What it takes from libc is weak and
-# bound in the program's namespace (preload/sf.h); libgcc is static.  The
+# bound in the program's namespace (preload/base/base.h); libgcc is static.  The
 # build id lets the copies of the library in one process recognize each
 # other.  LIBC_PATH: the real libc, which a test copies.
 LIBC_PATH ?= $(shell readlink -f "$$($(CC) -print-file-name=libc.so.6)")
@@ -159,10 +165,13 @@ LIBC_PATH ?= $(shell readlink -f "$$($(CC) -print-file-name=libc.so.6)")
 # spread over the whole text took a page fault per window in every
 # process (a start of /bin/true: sf_init, the parser, apply and util.c,
 # each in a window of its own).
-HOT_SRC := preload/entry/init.c preload/entry/audit.c preload/obj/objs.c preload/base/mem.c \
-	preload/base/libc.c preload/base/fmt.c preload/entry/api.c preload/trap/dispatch.c \
-	preload/trap/trusted.c preload/trap/action.c preload/trap/clone.c preload/trap/special.c \
-	preload/trap/user.c preload/rewrite/rewrite.c filter/parse.c \
+HOT_SRC := preload/entry/init.c preload/state/settings.c preload/entry/audit.c preload/obj/self.c \
+	preload/obj/objs.c preload/base/mem.c preload/base/libc.c preload/base/fmt.c \
+	preload/entry/api.c preload/state/publish.c preload/state/policy.c preload/base/sud.c \
+	preload/state/decide.c preload/trap/dispatch.c preload/trap/sigreturn.c \
+	preload/trap/guard.c preload/trap/trusted.c preload/trap/action.c preload/trap/clone.c \
+	preload/trap/special.c preload/trap/frame.c preload/trap/user.c preload/state/rwstate.c \
+	preload/rewrite/rewrite.c filter/parse.c \
 	filter/build.c filter/apply.c filter/util.c filter/systab.c filter/uring.c \
 	filter/print.c preload/interpose/wrap.c preload/trap/exec.c $(B)/gen/uring_data.c
 LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
@@ -172,10 +181,11 @@ LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 # in an output section of their own placed before .text (INSERT keeps the
 # default linker script), and sf_region (the wrappers, the library's own
 # syscalls) right after them: ~40 KB instead of ~176, beside the code
-# every call runs.  raw.S and rwentry.S (sf_sys, the stubs every start
-# calls) open sf_region, then the wrappers every start calls (_exit,
+# every call runs.  The guard's stubs (a page's start), the assembly
+# (sf_sys, the stubs every start calls: raw.S, clone.S, vfork.S,
+# rwentry.S) open sf_region, then the wrappers every start calls (_exit,
 # open, fcntl, sigaction, execve...: SF_REGION_FIRST, wrap.h) and the
-# generated ones in preload/wrappers.tbl's order (read, write, close,
+# generated ones in preload/interpose/wrappers.tbl's order (read, write, close,
 # dup2, getuid... wait3 first), inside the same 64 KiB the kernel maps
 # around the first fault of the hot text (an image of a trusted tree: 9
 # faults inside the library, 8 since; sigaction, open and fcntl past that
@@ -194,7 +204,7 @@ $(B)/hot.ld: preload/hot.txt
 	@mkdir -p $(@D)
 	{ echo 'SECTIONS {'; echo '  .text.sf_hot : {'; \
 	  sed 's/#.*//' $< | awk 'NF { printf "    *(.text.%s .text.%s.* .text.startup.%s)\n", $$1, $$1, $$1 }'; \
-	  echo '  }'; echo '  sf_region : { *raw.S.o(sf_region) *rwentry.S.o(sf_region) *(sf_region.first) *wrappers.c.o(sf_region) *(sf_region) }'; \
+	  echo '  }'; echo '  sf_region : { *guard.S.o(sf_region) *raw.S.o(sf_region) *clone.S.o(sf_region) *vfork.S.o(sf_region) *rwentry.S.o(sf_region) *(sf_region.first) *wrappers.c.o(sf_region) *(sf_region) }'; \
 	  echo '}'; echo 'INSERT BEFORE .text;'; \
 	  echo 'SECTIONS { . = ALIGN(CONSTANT(MAXPAGESIZE)); }'; echo 'INSERT BEFORE .tdata;'; } >$@.tmp
 	mv $@.tmp $@
@@ -303,7 +313,12 @@ $(B)/escape/fakelibc/fake_marker.so: tests/escape/fake_marker.c tests/escape/esc
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -shared -fPIC -nostdlib -o $@ $<
 
-check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES) $(GO_PROBE)
+# The library's floors (HACKING.md): no object calls a floor above its
+# own, no more than 4 objects reach each other.
+layers: $(LIB_SO)
+	@bash tests/layers.sh $(B)
+
+check: all layers $(UNIT_TESTS) $(PROGS) $(ESCAPES) $(GO_PROBE)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
 	@bash tests/e2e/run.sh
 
@@ -378,7 +393,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all escapes check check-norewrite fuzz bench install uninstall clean
+.PHONY: all layers escapes check check-norewrite fuzz bench install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(B)/obj $(B)/pic $(B)/progs -name '*.d' 2>/dev/null)

@@ -59,15 +59,22 @@ void sf_out_str(struct sf_out *o, const char *s)
 	}
 }
 
-void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
+unsigned sf_digits(char d[SF_DIGITS_MAX], uint64_t v, unsigned base)
 {
-	char digits[24];
-	unsigned i = sizeof(digits);
+	unsigned i = SF_DIGITS_MAX;
 
 	do {
-		digits[--i] = "0123456789abcdef"[v % base];
+		d[--i] = "0123456789abcdef"[v % base];
 		v /= base;
 	} while (v);
+	return i;
+}
+
+void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
+{
+	char digits[SF_DIGITS_MAX];
+	unsigned i = sf_digits(digits, v, base);
+
 	if (base == 16)
 		sf_out_str(o, "0x");
 	sf_out_mem(o, digits + i, sizeof(digits) - i);

@@ -4,7 +4,8 @@
 #include <errno.h>
 #include <sys/syscall.h>
 
-#include "sf.h"
+#include "base.h"
+#include "internal.h"
 
 size_t sf_strlen(const char *s)
 {
@@ -32,29 +33,10 @@ int sf_startswith(const char *s, const char *prefix)
 	return 1;
 }
 
-/* A word at a time: the library copies and clears a few KiB at every
- * start (the policy block, the state, error structures). */
-
-void sf_memcpy(void *d, const void *s, size_t n)
+void sf_put_list(struct sf_buf *b, const char *const *parts)
 {
-	char *dp = d;
-	const char *sp = s;
-
-	for (; n >= 8; n -= 8, dp += 8, sp += 8)
-		*(sf_word *)dp = *(const sf_word *)sp;
-	while (n--)
-		*dp++ = *sp++;
-}
-
-void sf_memset(void *d, int c, size_t n)
-{
-	char *dp = d;
-	uint64_t w = 0x0101010101010101ull * (unsigned char)c;
-
-	for (; n >= 8; n -= 8, dp += 8)
-		*(sf_word *)dp = w;
-	while (n--)
-		*dp++ = (char)c;
+	for (; *parts; parts++)
+		sf_puts(b, *parts);
 }
 
 /* Keeps the buffer NUL-terminated; what does not fit is dropped. */
@@ -76,16 +58,17 @@ void sf_putc(struct sf_buf *b, char c)
 	sf_putn(b, &c, 1);
 }
 
+static void put_base(struct sf_buf *b, uint64_t v, unsigned base)
+{
+	char d[SF_DIGITS_MAX];
+	unsigned i = sf_digits(d, v, base);
+
+	sf_putn(b, d + i, sizeof d - i);
+}
+
 void sf_putu(struct sf_buf *b, uint64_t v)
 {
-	char tmp[24];
-	int i = sizeof tmp;
-
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	sf_putn(b, tmp + i, sizeof tmp - (size_t)i);
+	put_base(b, v, 10);
 }
 
 void sf_puti(struct sf_buf *b, int64_t v)
@@ -100,14 +83,7 @@ void sf_puti(struct sf_buf *b, int64_t v)
 
 void sf_putx(struct sf_buf *b, uint64_t v)
 {
-	char tmp[16];
-	int i = sizeof tmp;
-
-	do {
-		tmp[--i] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	sf_putn(b, tmp + i, sizeof tmp - (size_t)i);
+	put_base(b, v, 16);
 }
 
 /* glibc's strerror may load translations (syscalls through libc): the
@@ -145,4 +121,14 @@ int sf_write_all(int fd, const char *s, size_t n)
 		n -= (size_t)r;
 	}
 	return 0;
+}
+
+/* A message on standard error, then exit 125: a process asked to be
+ * filtered that cannot be. */
+void sf_fatal(const char *msg)
+{
+	sf_write_all(2, msg, sf_strlen(msg));
+	sf_write_all(2, "\n", 1);
+	sf_sys(SYS_exit_group, 125, 0, 0, 0, 0, 0);
+	__builtin_unreachable();
 }

@@ -19,7 +19,7 @@
 #include <sys/utsname.h>
 
 #include "mem.h"
-#include "sf.h"
+#include "base.h"
 
 #define CHUNK (64u << 10)
 #define SMALL_MAX 2048u
@@ -69,26 +69,16 @@ static unsigned size_class(size_t n)
 	return c;
 }
 
-static int trylock(int *l)
-{
-	return __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) == 0;
-}
-
-static void unlock(int *l)
-{
-	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
-}
-
 static void *from_list(unsigned c)
 {
 	struct freeblk *b = NULL;
 
-	if (!trylock(&list_lock))
+	if (!sf_trylock(&list_lock))
 		return NULL;
 	b = freelist[c];
 	if (b)
 		freelist[c] = b->next;
-	unlock(&list_lock);
+	sf_unlock(&list_lock);
 	if (b)
 		sf_memset(b, 0, (size_t)16 << c);
 	return b;
@@ -98,7 +88,7 @@ static void *from_bump(size_t sz)
 {
 	void *p = NULL;
 
-	if (!trylock(&bump_lock))
+	if (!sf_trylock(&bump_lock))
 		return sf_pages(sz);
 	if (bump_cur == NULL || (size_t)(bump_end - bump_cur) < sz) {
 		char *c = sf_pages(CHUNK);
@@ -111,7 +101,7 @@ static void *from_bump(size_t sz)
 		p = bump_cur;
 		bump_cur += sz;
 	}
-	unlock(&bump_lock);
+	sf_unlock(&bump_lock);
 	return p;
 }
 
@@ -121,13 +111,13 @@ static void *from_arena(size_t n)
 	void *p = NULL;
 
 	n = (n + 63) & ~(size_t)63;
-	if (!trylock(&bump_lock))
+	if (!sf_trylock(&bump_lock))
 		return NULL;
 	if (in_arena(bump_cur) && (size_t)(bump_end - bump_cur) >= n) {
 		p = bump_cur;
 		bump_cur += n;
 	}
-	unlock(&bump_lock);
+	sf_unlock(&bump_lock);
 	return p;
 }
 
@@ -162,11 +152,11 @@ void sf_mem_free(void *p, size_t n)
 		return;
 	}
 	c = size_class(n);
-	if (!trylock(&list_lock))
+	if (!sf_trylock(&list_lock))
 		return; /* leaked: better than waiting in a signal handler */
 	b->next = freelist[c];
 	freelist[c] = b;
-	unlock(&list_lock);
+	sf_unlock(&list_lock);
 }
 
 /* The files a policy @includes, read with raw calls (see mem.h). */
@@ -241,4 +231,12 @@ int sf_kernel_release(char *buf, size_t cap)
 		buf[i] = u.release[i];
 	buf[i] = '\0';
 	return 0;
+}
+
+int sf_page_readable(uintptr_t page)
+{
+	uint64_t a[6];
+	long nr = sf_page_probe(page, a);
+
+	return sf_sys(nr, (long)a[0], (long)a[1], (long)a[2], (long)a[3], 0, 0) != -EFAULT;
 }

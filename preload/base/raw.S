@@ -2,69 +2,9 @@
  * Dispatch allowed region: a `syscall` instruction there always runs,
  * anywhere else it traps once dispatch is armed. */
 
-#define PR_SET_SYSCALL_USER_DISPATCH 59
-#define PR_SYS_DISPATCH_ON 1
-#define NR_prctl 157
-#define NR_rt_sigreturn 15
-#define NR_kill 62
-#define NR_getpid 39
-#define SIGKILL 9
-
-/* C's (nr, a0, ..., a4) in rdi, rsi, rdx, rcx, r8, r9 to the syscall's
- * rax, rdi, rsi, rdx, r10, r8; a5, the 7th argument, from the stack. */
-.macro SYSCALL_ARGS5
-	mov %rdi, %rax
-	mov %rsi, %rdi
-	mov %rdx, %rsi
-	mov %rcx, %rdx
-	mov %r8, %r10
-	mov %r9, %r8
-.endm
-.macro SYSCALL_ARGS6
-	SYSCALL_ARGS5
-	mov 8(%rsp), %r9
-.endm
+#include "asm.h"
 
 	.section sf_region,"ax",@progbits
-
-/* The SIGSYS guard's two stubs (trusted.c): the only code its filter lets
- * change SIGSYS, known by where each `syscall` ends within its page
- * (27 and 59: GUARD_IP_INSTALL and GUARD_IP_DEFAULT), so they begin a
- * page, install an action of the library's read-only data and nothing
- * else.  long sf_guard_stub_install(void), sf_guard_stub_default(void) */
-	.balign 4096
-	.globl sf_guard_stub_install
-	.hidden sf_guard_stub_install
-	.type sf_guard_stub_install,@function
-sf_guard_stub_install:
-	.cfi_startproc
-	mov $31, %edi                   /* SIGSYS */
-	lea sf_guard_act(%rip), %rsi
-	xor %edx, %edx
-	mov $8, %r10d
-	mov $13, %eax                   /* rt_sigaction */
-	syscall
-	ret
-	.cfi_endproc
-	.size sf_guard_stub_install, .-sf_guard_stub_install
-
-	.balign 32
-	.globl sf_guard_stub_default
-	.hidden sf_guard_stub_default
-	.type sf_guard_stub_default,@function
-sf_guard_stub_default:
-	.cfi_startproc
-	mov $31, %edi
-	lea sf_guard_dfl(%rip), %rsi
-	xor %edx, %edx
-	mov $8, %r10d
-	mov $13, %eax
-	syscall
-	ret
-	.cfi_endproc
-	.size sf_guard_stub_default, .-sf_guard_stub_default
-	.hidden sf_guard_act
-	.hidden sf_guard_dfl
 
 /* long sf_sys(long nr, long a0, long a1, long a2, long a3, long a4, long a5) */
 	.globl sf_sys
@@ -134,161 +74,12 @@ sf_sys_from:
 	.cfi_endproc
 	.size sf_sys_from, .-sf_sys_from
 
-/* long sf_clone_thread(long nr, long a0, long a1, long a2, long a3, long a4,
- *                      unsigned long how)
- * The parent returns the result.  The child (rax == 0) runs on a stack
- * whose top is a copied rt_sigframe (the ucontext at %rsp, 16-byte
- * aligned): it calls sf_clone_child(how) below it, which arms dispatch
- * (or kills the process), then rt_sigreturn loads the program's
- * registers, signal mask and rip from the copy.  All signals are blocked
- * until then, so no program code runs unarmed.  `how` travels to the
- * child in %r12, which clone preserves. */
-	.globl sf_clone_thread
-	.hidden sf_clone_thread
-	.type sf_clone_thread,@function
-sf_clone_thread:
-	.cfi_startproc
-	push %r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset r12, 0
-	mov 16(%rsp), %r12
-	SYSCALL_ARGS5
-	syscall
-	test %rax, %rax
-	jz 1f
-	pop %r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore r12
-	ret
-1:
-	.cfi_undefined rip
-	mov %r12, %rdi
-	call sf_clone_child
-	mov $NR_rt_sigreturn, %eax
-	syscall
-	hlt
-	.cfi_endproc
-	.size sf_clone_thread, .-sf_clone_thread
-
-/* pid_t vfork(void), libc's exported function, which dash calls for each
- * simple command.  Through the catch-all it became a fork (the SIGSYS
- * handler's frame is on the stack a vfork child would run on and
- * clobber); here it stays a vfork, done as glibc's own: the return
- * address lives in a register across the syscall, not on the stack the
- * child shares.  sf_vfork_prepare (wrap.c) decides the call and, where
- * dispatch is armed, blocks every signal and returns the mask to restore
- * (rax) and 1 (rdx); 2 with the result in rax when the policy's action is
- * not to issue it (an errno); the child arms itself before any of the program's
- * code runs, then both restore the mask, kept in the red zone for the
- * rt_sigprocmask of each (the child has finished with it before the
- * parent resumes).  If the child cannot arm, it dies. */
-#define NR_vfork 58
-#define NR_rt_sigprocmask 14
-#define SIG_SETMASK 2
-	.globl vfork
-	.type vfork,@function
-vfork:
-	.cfi_startproc
-	mov (%rsp), %rdi
-	sub $8, %rsp
-	.cfi_adjust_cfa_offset 8
-	call sf_vfork_prepare
-	add $8, %rsp
-	.cfi_adjust_cfa_offset -8
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	.cfi_register rip, r9
-	mov %rax, %r8
-	cmp $1, %edx
-	jb 4f
-	ja 5f /* not issued: rax is the result */
-	mov $NR_vfork, %eax
-	syscall
-	test %rax, %rax
-	jnz 2f
-	/* the child */
-	mov %r8, -16(%rsp)
-	mov $NR_prctl, %eax
-	mov $PR_SET_SYSCALL_USER_DISPATCH, %edi
-	mov $PR_SYS_DISPATCH_ON, %esi
-	lea __start_sf_region(%rip), %rdx
-	lea __stop_sf_region(%rip), %r10
-	sub %rdx, %r10
-	xor %r8d, %r8d
-	syscall
-	test %rax, %rax
-	jnz 6f
-	mov $NR_rt_sigprocmask, %eax
-	mov $SIG_SETMASK, %edi
-	lea -16(%rsp), %rsi
-	xor %edx, %edx
-	mov $8, %r10d
-	syscall
-	xor %eax, %eax
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rip, 0
-	ret
-	.cfi_adjust_cfa_offset -8
-	.cfi_register rip, r9
-2:	/* the parent: rax is the child's pid or -errno */
-	movl $0, sf_in_vfork(%rip)
-	mov %r8, -16(%rsp)
-	mov %rax, %r8
-	mov $NR_rt_sigprocmask, %eax
-	mov $SIG_SETMASK, %edi
-	lea -16(%rsp), %rsi
-	xor %edx, %edx
-	mov $8, %r10d
-	syscall
-	/* the mapping of the child's exec is ours again (exec.c); the
-	 * stack is ours again too, and rsp 16-aligned after two pushes */
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rip, 0
-	call sf_exec_reap
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	.cfi_register rip, r9
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	mov %r8, %rax
-	jmp 5f
-4:	/* dispatch is not armed: glibc's vfork */
-	mov $NR_vfork, %eax
-	syscall
-	test %rax, %rax
-	jz 5f
-	movl $0, sf_in_vfork(%rip) /* the parent */
-5:	push %r9
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset rip, 0
-	cmp $-4095, %rax
-	jae 3f
-	ret
-3:	mov %rax, %rdi
-	sub $8, %rsp
-	.cfi_adjust_cfa_offset 8
-	call sf_vfork_errno
-	add $8, %rsp
-	.cfi_adjust_cfa_offset -8
-	ret
-6:	/* the child could not arm */
-	mov $NR_getpid, %eax
-	syscall
-	mov %rax, %rdi
-	mov $SIGKILL, %esi
-	mov $NR_kill, %eax
-	syscall
-	hlt
-	.cfi_endproc
-	.size vfork, .-vfork
-
 /* The restorer of the program's handlers: rt_sigreturn is checked against
  * the policy like any other call (the kernel filter of trusted mode checks
- * it too).  %rsp points at the frame's ucontext, 16-byte aligned.
+ * it too), by the check the trap floor registers in sf_on_sigreturn
+ * (sud.c): the floors below it hand this restorer out, and a handler's
+ * return is no per-call path.  %rsp points at the frame's ucontext,
+ * 16-byte aligned.
  *
  * Its unwind information describes a signal frame, as glibc's __restore_rt
  * does: every register is where the kernel saved it in the ucontext at
@@ -327,9 +118,12 @@ vfork:
 	SIGFRAME_CFI
 	nop
 sf_restorer_checked:
+	mov sf_on_sigreturn(%rip), %rax
+	test %rax, %rax
+	jz 1f
 	mov %rsp, %rdi
-	call sf_check_sigreturn
-	mov $NR_rt_sigreturn, %eax
+	call *%rax
+1:	mov $NR_rt_sigreturn, %eax
 	syscall
 	hlt
 	.cfi_endproc

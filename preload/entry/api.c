@@ -16,10 +16,7 @@
 
 #include "mem.h"
 #include "secfilter.h"
-#include "rewrite.h"
-#include "sf.h"
-
-const char *sf_env_policy SF_HOT;
+#include "entry.h"
 
 /* secfilter_error(): per thread, initial-exec TLS (a pointer only: the
  * static TLS surplus is small). */
@@ -38,12 +35,7 @@ static size_t state_size SF_HOT;
 static uint64_t generation SF_HOT;
 static int state_lock SF_HOT;
 
-/* Threads that armed themselves on request, by tid (written by the
- * SIGSYS handler: an atomic slot, no lock).  Arming rounds are serialized
- * by arm_lock and start from an empty list. */
-#define ACK_CAP 4096
-static long ack_tids[ACK_CAP];
-static unsigned ack_n;
+/* Arming rounds are serialized by arm_lock (publish.c keeps the acks). */
 static int arm_lock;
 
 static const char *skip_pending_line(const char *text)
@@ -70,35 +62,6 @@ static char *env_text(const char *text, size_t len)
 	sf_memcpy(s + sizeof prefix - 1, body, blen);
 	s[sizeof prefix - 1 + blen] = '\0';
 	return s;
-}
-
-/* Where `secfilter show` finds what this image publishes (tools/cmd_show.c
- * reads it through /proc/PID/mem): in the library's writable data, which
- * show finds among the process's file-backed writable mappings by the
- * magic.  The state and the counts themselves begin with magics of their
- * own; the counts and an image's first state are in our .bss, a later
- * state in an anonymous mapping: a memfd named for /proc/PID/maps cost 4
- * calls and a shared-memory page each, about 15 us of a trusted image's
- * start (measured 2026-12-04), an anonymous mapping one call and a
- * mapping more to copy at every fork.  Addresses 0 while
- * nothing is published.  The size is stored before the address: a reader
- * that meets a new address with the old size either finds the header
- * does not fit and reads again, or reads the new text, whose length its
- * own header bounds within its own mapping. */
-struct sf_where {
-	char magic[16];       /* "secfilter-where" */
-	uint32_t version;     /* 1 */
-	uint32_t reserved;
-	uint64_t state;       /* the state mapping (struct state_head) */
-	uint64_t state_size;
-	uint64_t counts;      /* action.c's counts, a header and counters */
-};
-
-static struct sf_where where __attribute__((aligned(16))) = { "secfilter-where", 1, 0, 0, 0, 0 };
-
-void sf_where_counts(const void *c)
-{
-	__atomic_store_n(&where.counts, (uint64_t)(uintptr_t)c, __ATOMIC_RELEASE);
 }
 
 /* An image's first state, when it is small (`*: 1` and what it removes,
@@ -165,15 +128,8 @@ static void *swap_state(void *m, size_t size, size_t *old_size)
 	*old_size = state_size;
 	state_map = m;
 	state_size = size;
-	__atomic_store_n(&where.state_size, (uint64_t)size, __ATOMIC_RELEASE);
-	__atomic_store_n(&where.state, (uint64_t)(uintptr_t)m, __ATOMIC_RELEASE);
+	sf_where_state(m, size);
 	return old;
-}
-
-static void spin_lock(int *l)
-{
-	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-		sf_sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
 }
 
 /* What publishing p takes, made before a kernel filter that narrows the
@@ -227,7 +183,7 @@ static void commit(const struct sf_policy *p, const struct publication *pub)
 	void *m = pub->m, *old = NULL;
 	size_t size = pub->size, old_size = 0;
 
-	spin_lock(&state_lock);
+	sf_lock(&state_lock);
 	if (__atomic_load_n(&sf_cur, __ATOMIC_ACQUIRE) == p) {
 		__atomic_store_n(&sf_env_policy, env, __ATOMIC_RELEASE);
 		__atomic_store_n(&sf_enforce, p->pending ? NULL : p, __ATOMIC_RELEASE);
@@ -236,7 +192,7 @@ static void commit(const struct sf_policy *p, const struct publication *pub)
 		old = m;
 		old_size = size;
 	}
-	__atomic_store_n(&state_lock, 0, __ATOMIC_RELEASE);
+	sf_unlock(&state_lock);
 	if (old && old_size && sf_may(SYS_munmap, 0))
 		drop_state(old, old_size);
 }
@@ -248,25 +204,6 @@ int sf_publish(const struct sf_policy *p)
 	if (prepare(p, &pub) < 0)
 		return -ENOMEM;
 	commit(p, &pub);
-	return 0;
-}
-
-void sf_ack_arm(void)
-{
-	unsigned i = __atomic_fetch_add(&ack_n, 1, __ATOMIC_ACQ_REL);
-
-	if (i < ACK_CAP)
-		__atomic_store_n(&ack_tids[i], sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0),
-				 __ATOMIC_RELEASE);
-}
-
-static int acked(long tid)
-{
-	unsigned n = __atomic_load_n(&ack_n, __ATOMIC_ACQUIRE), i;
-
-	for (i = 0; i < n && i < ACK_CAP; i++)
-		if (__atomic_load_n(&ack_tids[i], __ATOMIC_ACQUIRE) == tid)
-			return 1;
 	return 0;
 }
 
@@ -422,7 +359,7 @@ static int wait_acks(const long *tids, size_t from, size_t n, long pid)
 
 	for (i = 0; i < 5000; i++) {
 		for (k = from; k < n; k++)
-			if (!acked(tids[k]) &&
+			if (!sf_arm_acked(tids[k]) &&
 			    sf_sys(SYS_tgkill, pid, tids[k], 0, 0, 0, 0) != -ESRCH)
 				break;
 		if (k == n)
@@ -449,8 +386,8 @@ int sf_arm_all_threads(void)
 
 	if (!tids)
 		return -ENOMEM;
-	spin_lock(&arm_lock);
-	__atomic_store_n(&ack_n, 0, __ATOMIC_RELEASE);
+	sf_lock(&arm_lock);
+	sf_arm_acks_reset();
 	r = sf_arm();
 	tids[n++] = sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0);
 	while (r == 0) {
@@ -461,7 +398,7 @@ int sf_arm_all_threads(void)
 		sf_rw_concurrent(); /* the rewriter now shares the memory */
 		r = wait_acks(tids, from, n, pid);
 	}
-	__atomic_store_n(&arm_lock, 0, __ATOMIC_RELEASE);
+	sf_unlock(&arm_lock);
 	if (r == 0 && asked < 0)
 		r = (int)asked;
 	sf_unpages(tids, cap * sizeof *tids);

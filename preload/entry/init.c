@@ -13,24 +13,8 @@
 #include <linux/seccomp.h>
 #include <sys/syscall.h>
 
-#include "ksig.h"
 #include "mem.h"
-#include "sf.h"
-
-struct sf_settings sf_cfg SF_HOT;
-
-/* The environment the process started with, as the loader hands it to
- * every constructor: the copy in an audit namespace has no libc, hence
- * no environ (sf.h), and in the program's namespace libc's initializer
- * may run after this library's. */
-static char **env_start SF_HOT;
-
-/* An address on the main thread's stack (its initial environment array),
- * 0 before the constructor: where the rewriter keeps away from. */
-uintptr_t sf_main_stack_hint(void)
-{
-	return (uintptr_t)env_start;
-}
+#include "entry.h"
 
 struct env_in {
 	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
@@ -46,42 +30,35 @@ static const char *env_value(const char *entry, const char *name)
 	return NULL;
 }
 
+/* The value of the variable `name` into *slot, when entry sets it. */
+static int take(const char *entry, const char *name, const char **slot)
+{
+	const char *v = env_value(entry, name);
+
+	if (v)
+		*slot = v;
+	return v != NULL;
+}
+
 static void read_env(struct env_in *e, char **env)
 {
 	char **ep;
 
 	sf_memset(e, 0, sizeof *e);
 	for (ep = env; ep && *ep; ep++) {
-		const char *s = *ep, *v;
+		const char *s = *ep;
 		if (s[0] == 'L' && sf_startswith(s, "LD_AUDIT="))
 			e->audit = s + 9;
 		if (s[0] != 'S' || !sf_startswith(s, "SECFILTER_"))
 			continue;
-		if ((v = env_value(s, "SECFILTER_POLICY")))
-			e->policy = v;
-		else if ((v = env_value(s, "SECFILTER_POLICY_FILE")))
-			e->policy_file = v;
-		else if ((v = env_value(s, "SECFILTER_ACTION")))
-			e->action = v;
-		else if ((v = env_value(s, "SECFILTER_LOG")))
-			e->log = v;
-		else if ((v = env_value(s, "SECFILTER_MODE")))
-			e->mode = v;
-		else if ((v = env_value(s, "SECFILTER_HANDSHAKE")))
-			e->handshake = v;
-		else if ((v = env_value(s, "SECFILTER_COMM")))
-			e->comm = v;
-		else if ((v = env_value(s, "SECFILTER_SUPERVISOR")))
-			e->supervisor = v;
+		(void)(take(s, "SECFILTER_POLICY", &e->policy) ||
+		       take(s, "SECFILTER_POLICY_FILE", &e->policy_file) ||
+		       take(s, "SECFILTER_ACTION", &e->action) || take(s, "SECFILTER_LOG", &e->log) ||
+		       take(s, "SECFILTER_MODE", &e->mode) ||
+		       take(s, "SECFILTER_HANDSHAKE", &e->handshake) ||
+		       take(s, "SECFILTER_COMM", &e->comm) ||
+		       take(s, "SECFILTER_SUPERVISOR", &e->supervisor));
 	}
-}
-
-void sf_fatal(const char *msg)
-{
-	sf_write_all(2, msg, sf_strlen(msg));
-	sf_write_all(2, "\n", 1);
-	sf_sys(SYS_exit_group, 125, 0, 0, 0, 0, 0);
-	__builtin_unreachable();
 }
 
 static char settings_msg[512] SF_COLD_BSS; /* only for a bad setting */
@@ -90,13 +67,8 @@ static int setting_error(const char *var, const char *expected, const char *got)
 {
 	struct sf_buf b = { settings_msg, 0, sizeof settings_msg };
 
-	sf_puts(&b, "secfilter: ");
-	sf_puts(&b, var);
-	sf_puts(&b, ": expected ");
-	sf_puts(&b, expected);
-	sf_puts(&b, ", got '");
-	sf_puts(&b, got);
-	sf_puts(&b, "'");
+	sf_put_list(&b, (const char *const[]){ "secfilter: ", var, ": expected ", expected,
+					       ", got '", got, "'", NULL });
 	return -1;
 }
 
@@ -149,6 +121,12 @@ static int parse_supervisor(const char *name)
 	return 0;
 }
 
+/* Which of two words value is: 0 or 1, -1 for neither. */
+static int one_of(const char *value, const char *w0, const char *w1)
+{
+	return sf_streq(value, w0) ? 0 : sf_streq(value, w1) ? 1 : -1;
+}
+
 /* Fills sf_cfg; -1 with settings_msg on a bad value.  Nothing in sf_cfg
  * points into the environment, which the program owns. */
 static int parse_settings(const struct env_in *e)
@@ -156,13 +134,11 @@ static int parse_settings(const struct env_in *e)
 	const char *action = e->action ? e->action : "kill";
 	const char *log = e->log ? e->log : "stderr";
 	const char *mode = e->mode ? e->mode : "interpose";
+	int k;
 
-	if (sf_streq(action, "kill"))
-		sf_cfg.action = SF_ACT_KILL;
-	else if (sf_streq(action, "log"))
-		sf_cfg.action = SF_ACT_LOG;
-	else
+	if ((k = one_of(action, "kill", "log")) < 0) /* SF_ACT_KILL, SF_ACT_LOG */
 		return setting_error("SECFILTER_ACTION", "kill or log", e->action);
+	sf_cfg.action = (enum sf_action)k;
 
 	if (sf_streq(log, "stderr")) {
 		sf_cfg.log = SF_LOG_STDERR;
@@ -183,12 +159,9 @@ static int parse_settings(const struct env_in *e)
 	sf_cfg.env_log = dup_str(SF_PREFIX_LOG, log, "");
 	sf_cfg.log_path = sf_cfg.env_log + sizeof SF_PREFIX_LOG - 1;
 
-	if (sf_streq(mode, "interpose"))
-		sf_cfg.mode = SF_MODE_INTERPOSE;
-	else if (sf_streq(mode, "trusted"))
-		sf_cfg.mode = SF_MODE_TRUSTED;
-	else
+	if ((k = one_of(mode, "interpose", "trusted")) < 0) /* SF_MODE_INTERPOSE, SF_MODE_TRUSTED */
 		return setting_error("SECFILTER_MODE", "interpose or trusted", e->mode);
+	sf_cfg.mode = (enum sf_mode)k;
 	/* Both values were just checked against short literals. */
 	put_env(sf_cfg.env_action, sizeof sf_cfg.env_action, "SECFILTER_ACTION=", action);
 	put_env(sf_cfg.env_mode, sizeof sf_cfg.env_mode, "SECFILTER_MODE=", mode);
@@ -200,12 +173,8 @@ static void file_error(const char *path, const char *what, long err)
 	char msg[4200];
 	struct sf_buf b = { msg, 0, sizeof msg };
 
-	sf_puts(&b, "secfilter: SECFILTER_POLICY_FILE: ");
-	sf_puts(&b, what);
-	sf_puts(&b, " '");
-	sf_puts(&b, path);
-	sf_puts(&b, "': ");
-	sf_puts(&b, sf_strerror((int)-err));
+	sf_put_list(&b, (const char *const[]){ "secfilter: SECFILTER_POLICY_FILE: ", what, " '",
+					       path, "': ", sf_strerror((int)-err), NULL });
 	sf_fatal(msg);
 }
 
@@ -418,7 +387,7 @@ static void strip_env(const char *prefix)
 {
 	char **ep, **out;
 
-	for (ep = out = env_start; ep && *ep; ep++)
+	for (ep = out = sf_env_start; ep && *ep; ep++)
 		if (**ep != *prefix || !sf_startswith(*ep, prefix))
 			*out++ = *ep;
 	if (out)
@@ -500,7 +469,7 @@ int sf_settings_from_env(const char **msg)
 {
 	struct env_in e;
 
-	read_env(&e, sf_libc_bound() ? environ : env_start);
+	read_env(&e, sf_libc_bound() ? environ : sf_env_start);
 	*msg = settings_msg;
 	if (parse_settings(&e) < 0)
 		return -1;
@@ -559,7 +528,7 @@ static int preloaded(void)
 	static const char base[] = "libsecfilter";
 	char **ep;
 
-	for (ep = env_start; ep && *ep; ep++) {
+	for (ep = sf_env_start; ep && *ep; ep++) {
 		const char *s;
 		if (!sf_startswith(*ep, "LD_PRELOAD="))
 			continue;
@@ -585,7 +554,7 @@ int sf_boot_trusted(void)
 	struct sf_policy *p;
 	int inherited = 0;
 
-	read_env(&e, env_start);
+	read_env(&e, sf_env_start);
 	if (!e.policy && !e.policy_file)
 		return 0;
 	if (e.policy && e.policy_file)
@@ -636,7 +605,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	const struct sf_policy *p;
 	int others;
 
-	env_start = envp;
+	sf_env_start = envp;
 	objs_ok = sf_objs_init(argc, argv) == 0;
 	if (sf_authority)
 		return; /* trusted mode: handed everything at load (audit.c) */

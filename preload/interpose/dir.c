@@ -29,17 +29,6 @@ struct sf_dir {
 	char buf[DIRBUF];
 };
 
-static void dir_lock(struct sf_dir *d)
-{
-	while (__atomic_exchange_n(&d->lock, 1, __ATOMIC_ACQUIRE))
-		sf_sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
-}
-
-static void dir_unlock(struct sf_dir *d)
-{
-	__atomic_store_n(&d->lock, 0, __ATOMIC_RELEASE);
-}
-
 /* One freed stream is kept for the next opendir: a tree walk would
  * otherwise map and unmap 32 KiB per directory. */
 static struct sf_dir *spare;
@@ -157,9 +146,9 @@ readdir_common(DIR *dir, uintptr_t ip)
 	struct sf_dir *d = (struct sf_dir *)dir;
 	struct dirent64 *e;
 
-	dir_lock(d);
+	sf_lock(&d->lock);
 	e = next_entry(d, ip);
-	dir_unlock(d);
+	sf_unlock(&d->lock);
 	return e;
 }
 
@@ -181,7 +170,7 @@ readdir_r_common(DIR *dir, void *entry, void **result, uintptr_t ip)
 	int saved = errno, err = 0;
 	struct dirent64 *e;
 
-	dir_lock(d);
+	sf_lock(&d->lock);
 	errno = 0;
 	e = next_entry(d, ip);
 	if (!e)
@@ -189,7 +178,7 @@ readdir_r_common(DIR *dir, void *entry, void **result, uintptr_t ip)
 	else
 		sf_memcpy(entry, e, e->d_reclen < sizeof(struct dirent64) ? e->d_reclen
 									 : sizeof(struct dirent64));
-	dir_unlock(d);
+	sf_unlock(&d->lock);
 	/* glibc leaves getdents's errno on an error, the caller's otherwise. */
 	if (!err)
 		errno = saved;
@@ -227,11 +216,11 @@ SF_EXPORT int dirfd(DIR *dir)
 static inline __attribute__((always_inline)) void
 dir_seek(struct sf_dir *d, long pos, uintptr_t ip)
 {
-	dir_lock(d);
+	sf_lock(&d->lock);
 	sf_wrap6(SYS_lseek, SF_U(d->fd), SF_U(pos), SEEK_SET, 0, 0, 0, ip);
 	d->size = d->offset = 0;
 	d->filepos = pos;
-	dir_unlock(d);
+	sf_unlock(&d->lock);
 }
 
 SF_WRAPPER void rewinddir(DIR *dir)
@@ -249,8 +238,8 @@ SF_EXPORT long telldir(DIR *dir)
 	struct sf_dir *d = (struct sf_dir *)dir;
 	long pos;
 
-	dir_lock(d);
+	sf_lock(&d->lock);
 	pos = d->filepos;
-	dir_unlock(d);
+	sf_unlock(&d->lock);
 	return pos;
 }

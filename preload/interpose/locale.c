@@ -35,7 +35,7 @@
 #include <signal.h>
 #include <sys/syscall.h>
 
-#include "sf.h"
+#include "wrap.h"
 
 /* What libc's setlocale may call, measured with strace under C.UTF-8, a
  * missing locale, LOCPATH, aliases and composite names (glibc 2.36), and

@@ -14,10 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ksig.h"
 #include "wrap.h"
 
-/* Weak, as everything the library takes from libc (sf.h). */
+/* Weak, as everything the library takes from libc (base.h). */
 extern void *dlsym(void *, const char *) __attribute__((weak));
 
 int sf_wrap_decide(const struct sf_policy *p, long nr, uint64_t a0, uint64_t a1,
@@ -214,7 +213,7 @@ SF_WRAPPER_FIRST int execve(const char *path, char *const argv[], char *const en
 	return (int)sf_ret(sf_handle(&c));
 }
 
-/* For vfork (raw.S): decides the call.  Where dispatch is armed, blocks
+/* For vfork (vfork.S): decides the call.  Where dispatch is armed, blocks
  * every signal (no handler of the program may run in the child before it
  * is armed) and returns the mask to restore, with how = 1; how = 2 when
  * the policy's action means the call is not issued, word then being its
@@ -223,7 +222,6 @@ struct sf_vfork_plan {
 	uint64_t word, how;
 };
 
-int sf_in_vfork SF_HOT;
 
 struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip) __attribute__((used));
 struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip)
@@ -246,7 +244,7 @@ struct sf_vfork_plan sf_vfork_prepare(uintptr_t ip)
 		plan.how = 2;
 		return plan;
 	}
-	sf_in_vfork = 1; /* raw.S clears it in the parent */
+	sf_in_vfork = 1; /* vfork.S clears it in the parent */
 	if (!__atomic_load_n(&sf_armed, __ATOMIC_ACQUIRE))
 		return plan;
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&plan.word, 8, 0, 0);

@@ -8,14 +8,18 @@
 #ifndef SECFILTER_WRAP_H
 #define SECFILTER_WRAP_H
 
+/* libsecfilter.so's seventh floor (HACKING.md): the functions the library
+ * exports in libc's name (wrap.c, dir.c, locale.c, the generated
+ * wrappers.c, vfork.S).  Above rewrite/ and every floor below. */
+
 #include <errno.h>
 #include <pthread.h>
 #include <sys/single_threaded.h>
 #include <sys/syscall.h>
 
-#include "sf.h"
+#include "rewrite.h"
 
-/* Weak, as everything the library takes from libc (sf.h). */
+/* Weak, as everything the library takes from libc (base.h). */
 extern char __libc_single_threaded __attribute__((weak));
 
 #define SF_WRAPPER SF_EXPORT SF_REGION
@@ -115,5 +119,9 @@ static inline __attribute__((always_inline)) long sf_fstat(int fd, void *buf, ui
 
 #define SF_U(x) ((uint64_t)(x))
 #define SF_P(x) ((uint64_t)(uintptr_t)(x))
+
+/* wrap.c: libc's function, or before the constructor has run (no policy
+ * in force yet), the next definition after ours. */
+void *sf_next_fn(const char *name);
 
 #endif

@@ -18,7 +18,7 @@
 #include <link.h>
 #include <stddef.h>
 
-#include "sf.h"
+#include "obj.h"
 
 extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));
 

@@ -26,7 +26,7 @@
  * without side effects (user.c: rt_sigprocmask with an invalid `how`
  * reads its set, then refuses); a few pages found readable are kept per
  * walk.  Under a kernel filter that probe is itself judged: the caller
- * says whether it may be made (may_probe), and an unreadable page ends the
+ * says whether it may be made (may), and an unreadable page ends the
  * walk.  Every loop is bounded: frames, CFA instructions, DWARF
  * expression steps, objects in the list, bytes of a symbol table. */
 #include <elf.h>
@@ -34,7 +34,8 @@
 #include <link.h>
 #include <sys/syscall.h>
 
-#include "sf.h"
+#include "obj.h"
+#include "leb128.h"
 #include "unw.h"
 
 #define MAX_STEPS 64        /* frames one walk may take */
@@ -57,8 +58,14 @@ static int page_ok(struct sf_unw *u, uintptr_t page)
 	for (i = 0; i < u->npages; i++)
 		if (u->page[i] == page)
 			return 1;
-	if (page == 0 || (u->may_probe && !u->may_probe(page)))
+	if (page == 0)
 		return 0;
+	if (u->may) {
+		uint64_t a[6];
+		long nr = sf_page_probe(page, a);
+		if (!u->may(nr, a))
+			return 0;
+	}
 	if (!sf_page_readable(page))
 		return 0;
 	if (u->npages < SF_UNW_PAGES) {
@@ -120,108 +127,72 @@ static void get(struct cur *c, void *dst, size_t n)
 	c->p += n;
 }
 
-static uint8_t u8(struct cur *c)
+/* An n-byte little-endian field (n <= 8). */
+static uint64_t un(struct cur *c, size_t n)
 {
-	uint8_t v;
+	uint64_t v = 0;
 
-	get(c, &v, 1);
+	get(c, &v, n);
 	return v;
 }
 
-static uint16_t u16(struct cur *c)
+static uint8_t u8(struct cur *c) { return (uint8_t)un(c, 1); }
+static uint16_t u16(struct cur *c) { return (uint16_t)un(c, 2); }
+static uint32_t u32(struct cur *c) { return (uint32_t)un(c, 4); }
+static uint64_t u64(struct cur *c) { return un(c, 8); }
+
+/* A LEB128 of at most 10 bytes; bad when it does not end there. */
+static struct sf_leb leb(struct cur *c)
 {
-	uint16_t v;
+	struct sf_leb l = { 0, 0, 0 };
+	int more;
 
-	get(c, &v, 2);
-	return v;
-}
-
-static uint32_t u32(struct cur *c)
-{
-	uint32_t v;
-
-	get(c, &v, 4);
-	return v;
-}
-
-static uint64_t u64(struct cur *c)
-{
-	uint64_t v;
-
-	get(c, &v, 8);
-	return v;
+	do
+		more = sf_leb_add(&l, u8(c));
+	while (more && !c->bad && l.shift < 70);
+	if (more)
+		c->bad = 1;
+	return l;
 }
 
 static uint64_t uleb(struct cur *c)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t b;
-
-	do {
-		b = u8(c);
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while ((b & 0x80) && !c->bad && shift < 70);
-	if (b & 0x80)
-		c->bad = 1;
-	return v;
+	return leb(c).v;
 }
 
 static int64_t sleb(struct cur *c)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t b;
+	struct sf_leb l = leb(c);
 
-	do {
-		b = u8(c);
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while ((b & 0x80) && !c->bad && shift < 70);
-	if (b & 0x80)
-		c->bad = 1;
-	if (shift < 64 && (b & 0x40))
-		v |= ~0ull << shift;
-	return (int64_t)v;
+	return sf_leb_signed(&l);
 }
 
-/* Pointer encodings (DW_EH_PE_*), as gcc and the linker write them. */
-#define PE_OMIT 0xff
-#define PE_INDIRECT 0x80
-
+/* A DW_EH_PE-encoded pointer at the cursor (obj.h). */
 static uint64_t enc_ptr(struct cur *c, uint8_t enc, uintptr_t datarel)
 {
-	uintptr_t at = c->p;
+	const uint64_t at = c->p, base = datarel;
+	int n = sf_pe_size(enc);
 	uint64_t v;
 
-	if (enc == PE_OMIT)
+	if (enc == SF_PE_OMIT)
 		return 0;
-	if ((enc & 0x70) == 0x50) { /* aligned */
+	if ((enc & 0x70) == SF_PE_ALIGNED) {
 		c->p = (c->p + 7) & ~(uintptr_t)7;
 		return u64(c);
 	}
-	switch (enc & 0x0f) {
-	case 0x00: v = u64(c); break;
-	case 0x01: v = uleb(c); break;
-	case 0x02: v = u16(c); break;
-	case 0x03: v = u32(c); break;
-	case 0x04: v = u64(c); break;
-	case 0x09: v = (uint64_t)sleb(c); break;
-	case 0x0a: v = (uint64_t)(int64_t)(int16_t)u16(c); break;
-	case 0x0b: v = (uint64_t)(int64_t)(int32_t)u32(c); break;
-	case 0x0c: v = u64(c); break;
-	default: c->bad = 1; return 0;
+	if (n < 0) {
+		c->bad = 1;
+		return 0;
 	}
-	switch (enc & 0x70) {
-	case 0x00: break;
-	case 0x10: v += at; break;      /* pcrel */
-	case 0x30: v += datarel; break; /* datarel: .eh_frame_hdr */
-	default: c->bad = 1; return 0;  /* textrel, funcrel: not on x86-64 */
+	if (n == 0)
+		v = (enc & 0x0f) == SF_PE_SLEB128 ? (uint64_t)sleb(c) : uleb(c);
+	else
+		v = sf_pe_extend(enc, un(c, (size_t)n));
+	if (sf_pe_base(enc, &v, &at, &base) < 0) {
+		c->bad = 1;
+		return 0;
 	}
-	if ((enc & PE_INDIRECT) && !c->bad && rd64(c->u, v, &v) < 0)
+	if ((enc & SF_PE_INDIRECT) && !c->bad && rd64(c->u, v, &v) < 0)
 		c->bad = 1;
 	return v;
 }
@@ -357,8 +328,8 @@ int sf_unw_object(struct sf_unw *u, uintptr_t pc, char *name, size_t cap, uintpt
 	name[0] = '\0';
 	if (o.lm && rd(u, o.lm, &lm, sizeof lm) == 0)
 		rd_str(u, (uintptr_t)lm.l_name, name, cap);
-	else if (!o.lm && sf_cfg.lib_path)
-		rd_str(u, (uintptr_t)sf_cfg.lib_path, name, cap);
+	else if (!o.lm && u->self_path)
+		rd_str(u, (uintptr_t)u->self_path, name, cap);
 	/* dladdr names the main program by argv[0]. */
 	sf_objs_main(&phdr, &phnum, &argv0);
 	if (name[0] == '\0' && argv0)
@@ -501,7 +472,7 @@ static int find_fde(struct sf_unw *u, const struct obj *o, uintptr_t pc, struct 
 	frame = enc_ptr(&c, frame_enc, o->hdr);
 	if (c.bad || version != 1)
 		return -1;
-	if (count_enc != PE_OMIT && table_enc == 0x3b) {
+	if (count_enc != SF_PE_OMIT && table_enc == 0x3b) {
 		count = enc_ptr(&c, count_enc, o->hdr);
 		table = c.p;
 		if (c.bad || count == 0 || count > (o->hdr_end - table) / 8)
@@ -608,10 +579,12 @@ static int run(struct sf_unw *u, const struct cie *ci, uintptr_t p, uintptr_t en
 		case 0x03: delta = u16(&c) * ci->code_align; goto advance;
 		case 0x04: delta = u32(&c) * ci->code_align; goto advance;
 		case 0x05: /* offset_extended */
+		case 0x14: /* val_offset */
 			reg = uleb(&c);
 			off = (int64_t)uleb(&c) * ci->data_align;
 			if (reg < SF_UNW_NREGS)
-				row->reg[reg] = (struct rule){ .how = R_OFFSET, .off = off };
+				row->reg[reg] = (struct rule){ .how = op == 0x05 ? R_OFFSET : R_VAL_OFFSET,
+							      .off = off };
 			continue;
 		case 0x06: /* restore_extended */
 			reg = uleb(&c);
@@ -686,12 +659,6 @@ static int run(struct sf_unw *u, const struct cie *ci, uintptr_t p, uintptr_t en
 			continue;
 		case 0x13: /* def_cfa_offset_sf */
 			row->cfa_off = sleb(&c) * ci->data_align;
-			continue;
-		case 0x14: /* val_offset */
-			reg = uleb(&c);
-			off = (int64_t)uleb(&c) * ci->data_align;
-			if (reg < SF_UNW_NREGS)
-				row->reg[reg] = (struct rule){ .how = R_VAL_OFFSET, .off = off };
 			continue;
 		case 0x2e: /* GNU_args_size */
 			uleb(&c);

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/ucontext.h>
 
+#include "base.h"
+
 /* DWARF's numbering on x86-64: rax rdx rcx rbx rsi rdi rbp rsp, r8..r15,
  * and the return address column. */
 enum { SF_UNW_RBX = 3, SF_UNW_RBP = 6, SF_UNW_RSP = 7, SF_UNW_RA = 16, SF_UNW_NREGS = 17 };
@@ -22,10 +24,12 @@ struct sf_unw {
 	int exact_ip;     /* ip is where execution stopped (a signal
 			     interrupted it), not a return address */
 	int steps;
-	/* Whether the unwinder may make its readability probe,
-	 * rt_sigprocmask(-1, page + 8, NULL, 8): a kernel filter may deny
-	 * it.  NULL: always. */
-	int (*may_probe)(uintptr_t page);
+	/* Whether the unwinder may make its readability probe
+	 * (sf_page_probe): a kernel filter may deny it.  NULL: always. */
+	sf_may_fn may;
+	/* The name of the object the loader's list does not have (this
+	 * library, loaded as an audit module), NULL if unknown. */
+	const char *self_path;
 	uintptr_t page[SF_UNW_PAGES];
 	unsigned npages, next_page;
 };

@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 
-#include "sf.h"
+#include "report.h"
 
 static int to_fd(int fd, const char *s, size_t n)
 {

@@ -20,7 +20,7 @@
 #include <sys/un.h>
 #include <linux/prctl.h>
 
-#include "sf.h"
+#include "report.h"
 #include "vreport.h"
 
 #define LOG_ENTRIES 128
@@ -103,7 +103,7 @@ int sf_logsum_record(const struct sf_call *c, int d)
 				e->v.decision = d;
 				e->v.calls = 0;
 				sf_obs_init(&e->v.obs);
-				__atomic_store_n(&e->lock, 0, __ATOMIC_RELEASE);
+				sf_unlock(&e->lock);
 				fresh = 1;
 				k = key;
 			} else {
@@ -114,9 +114,9 @@ int sf_logsum_record(const struct sf_call *c, int d)
 			continue;
 		__atomic_fetch_add(&e->v.calls, 1, __ATOMIC_RELAXED);
 		for (spins = 0; spins < SPIN_MAX; spins++)
-			if (!__atomic_exchange_n(&e->lock, 1, __ATOMIC_ACQUIRE)) {
+			if (sf_trylock(&e->lock)) {
 				sf_obs_add(&e->v.obs, c->nr, c->a);
-				__atomic_store_n(&e->lock, 0, __ATOMIC_RELEASE);
+				sf_unlock(&e->lock);
 				break;
 			}
 		return fresh;

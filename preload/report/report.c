@@ -18,42 +18,11 @@
 
 #include "bpf.h"
 #include "internal.h"
-#include "sf.h"
+#include "report.h"
 #include "unw.h"
 
 #define REPORT_CAP (64u << 10)
 #define MAX_FRAMES 32
-
-int sf_kernel_on SF_HOT;
-
-static int kernel_filtered(void)
-{
-	return sf_kernel_on && sf_cfg.mode == SF_MODE_TRUSTED && sf_cur && !sf_cur->pending;
-}
-
-/* The policy the kernel filter enforces: the newest installed, which
- * sf_cur follows a moment later (api.c). */
-static const struct sf_policy *kernel_policy(void)
-{
-	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
-
-	return k ? k : sf_cur;
-}
-
-/* Whether the reporter itself may make this call without being killed. */
-static int may(long nr, long a0)
-{
-	uint64_t a[6] = { (uint64_t)a0, 0, 0, 0, 0, 0 };
-
-	if (!kernel_filtered())
-		return 1;
-	return sf_decide(kernel_policy(), (uint64_t)nr, a) == SF_ALLOW;
-}
-
-int sf_may(long nr, long a0)
-{
-	return may(nr, a0);
-}
 
 void sf_die(void)
 {
@@ -70,11 +39,11 @@ static void put_i386(struct sf_buf *b, const struct sf_call *c)
 	char comm[17] = "?";
 	unsigned i;
 
-	if (may(SYS_prctl, PR_GET_NAME))
+	if (sf_may(SYS_prctl, PR_GET_NAME))
 		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
 	sf_puts(b, comm);
 	sf_putc(b, '[');
-	sf_putu(b, may(SYS_getpid, 0) ? (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0);
+	sf_putu(b, sf_may(SYS_getpid, 0) ? (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0);
 	sf_puts(b, "]: system call ");
 	sf_puti(b, c->nr);
 	sf_puts(b, " (sys_ni_syscall) blocked at ip:");
@@ -92,20 +61,6 @@ static void put_i386(struct sf_buf *b, const struct sf_call *c)
 	sf_puts(b, "): the policy names x86-64 calls only\n");
 }
 
-/* Whether the reporter may make this exact call: under a kernel filter
- * a denied one kills the process on the spot. */
-static int may_call(long nr, const uint64_t a[6])
-{
-	return !kernel_filtered() || sf_decide(kernel_policy(), (uint64_t)nr, a) == SF_ALLOW;
-}
-
-static int may_probe(uintptr_t page)
-{
-	const uint64_t a[6] = { (uint64_t)-1, page + 8, 0, 8, 0, 0 };
-
-	return may_call(SYS_rt_sigprocmask, a);
-}
-
 static void put_frame(struct sf_buf *b, struct sf_unw *u, int i, uint64_t ip)
 {
 	char name[512];
@@ -120,7 +75,7 @@ static void put_frame(struct sf_buf *b, struct sf_unw *u, int i, uint64_t ip)
 	/* The file's full symbol table first (main of a PIE, static
 	 * functions), the dynamic one in memory when the file cannot be read
 	 * (the vDSO, a deleted file, a policy that denies the reads). */
-	if (!(have && name[0] && sf_elf_symbol(name, bias, ip, b, may_call) == 0) &&
+	if (!(have && name[0] && sf_elf_symbol(name, bias, ip, b, sf_may_call) == 0) &&
 	    !(have && sf_unw_dynsym(u, ip, b) == 0))
 		sf_putc(b, '?');
 	if (have && name[0]) {
@@ -128,7 +83,7 @@ static void put_frame(struct sf_buf *b, struct sf_unw *u, int i, uint64_t ip)
 		sf_puts(b, name);
 		sf_putc(b, ')');
 		/* the main program's name is argv[0], maybe not a path */
-		sf_src_line(obj == 1 ? "/proc/self/exe" : name, ip - bias, b, may);
+		sf_src_line(obj == 1 ? "/proc/self/exe" : name, ip - bias, b, sf_may_call);
 	}
 	sf_putc(b, '\n');
 }
@@ -154,8 +109,10 @@ static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
 {
 	struct sf_unw u;
 	int i = 0, skipping = 1, skipped = 0;
+	uint64_t probe[6];
+	long probe_nr = sf_page_probe(4096, probe);
 
-	if (kernel_filtered() && !may_probe(4096)) {
+	if (sf_kernel_filtered() && !sf_may_call(probe_nr, probe)) {
 		sf_puts(b, "    backtrace: unavailable (the policy denies rt_sigprocmask, "
 			   "with which the unwinder checks what it reads)\n");
 		return;
@@ -164,7 +121,8 @@ static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
 		sf_unw_init_uc(&u, c->uc);
 	else
 		sf_unw_init_here(&u);
-	u.may_probe = kernel_filtered() ? may_probe : NULL;
+	u.may = sf_kernel_filtered() ? sf_may_call : NULL;
+	u.self_path = sf_cfg.lib_path;
 	sf_puts(b, "    backtrace:\n");
 	do {
 		uint64_t ip = sf_unw_ip(&u);
@@ -182,7 +140,7 @@ static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
 static void report(const struct sf_call *c, int d, const struct sf_policy *p, int dying)
 {
 	char small[4096];
-	char *mem = may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
+	char *mem = sf_may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
 	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
 
 	if (c->i386)
@@ -232,11 +190,11 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 		return;
 	}
 	a = sf_call_action(p, c, d);
-	self = may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
+	self = sf_may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
 	if (in_report == self)
 		return;
 	in_report = self;
-	masked = may(SYS_rt_sigprocmask, SIG_SETMASK);
+	masked = sf_may(SYS_rt_sigprocmask, SIG_SETMASK);
 	if (masked)
 		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	if (interpose)
@@ -265,13 +223,9 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 	struct sf_call c;
 	int d;
 
-	if (si->si_errno != SF_BPF_TRAP_KILL) { /* `default: trap`, or not ours */
-		sf_kernel_trap((siginfo_t *)si, uc);
-		return;
-	}
 	sf_call_of_trap(&c, si, uc);
-	p = kernel_policy();
-	d = c.i386 ? SF_DENY_I386 : p ? sf_decide(p, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
+	p = sf_kernel_policy();
+	d = sf_kernel_decision(p, &c);
 	report(&c, d, p, 1);
 	sf_die();
 }

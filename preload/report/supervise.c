@@ -22,7 +22,7 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 
-#include "sf.h"
+#include "report.h"
 
 /* What run takes of a report it writes for the library: its essentials
  * (a datagram this size always fits the socket's queue). */

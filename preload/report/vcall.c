@@ -12,29 +12,21 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
-#include "sf.h"
+#include "report.h"
 #include "vreport.h"
+
+static long vm_readv(long pid, const struct iovec *local, const struct iovec *remote)
+{
+	return sf_sys(SYS_process_vm_readv, pid, (long)local, 1, (long)remote, 1, 0);
+}
 
 static size_t self_read(void *ctx, uint64_t addr, void *buf, size_t n)
 {
 	long pid = *(long *)ctx;
-	size_t done = 0;
 
 	if (!pid || !sf_may(SYS_process_vm_readv, pid))
 		return 0;
-	/* page by page: what lies before an unreadable page is shown */
-	while (done < n) {
-		size_t room = 4096 - ((addr + done) & 4095), k = n - done < room ? n - done : room;
-		struct iovec local = { (char *)buf + done, k };
-		struct iovec remote = { (void *)(uintptr_t)(addr + done), k };
-		long r = sf_sys(SYS_process_vm_readv, pid, (long)&local, 1, (long)&remote, 1, 0);
-		if (r <= 0)
-			break;
-		done += (size_t)r;
-		if ((size_t)r < k)
-			break;
-	}
-	return done;
+	return sf_vm_read_paged(pid, addr, buf, n, vm_readv);
 }
 
 void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d,

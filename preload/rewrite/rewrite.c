@@ -88,8 +88,8 @@
 #include <sys/syscall.h>
 #include <sched.h>
 
+#include "leb128.h"
 #include "rewrite.h"
-#include "sf.h"
 #include "x86dec.h"
 
 #define PAGE 4096ul
@@ -99,28 +99,15 @@
 #define HEAP_ROOM (32ul << 20)        /* left free above the brk heap */
 #define STACK_ROOM_MIN (256ul << 20)  /* left free below the main stack */
 
-/* rwentry.S */
-void sf_rw_entry(void);
-void sf_rw_issue(void);
-void sf_rw_done(void);
-void sf_rw_fallback(void);
-
 /* ---- the switch ---- */
 
 #define REWRITE_AT 32 /* the default: see trapped_enough */
 
-static int rw_off SF_HOT;   /* SECFILTER_REWRITE=0 */
+static int rw_off;          /* SECFILTER_REWRITE=0 */
 static unsigned rw_at = REWRITE_AT; /* SECFILTER_REWRITE=N */
-static char rw_env[32];             /* what exec passes on, if not the default */
-static int rw_ready SF_HOT; /* settings read: rewriting may start (every start writes it) */
 static int rw_full SF_HOT;  /* the site table is full: no more rewriting */
 /* -1 until the first placement needs it. */
 static int have_cx16 = -1;
-
-const char *sf_rw_env(void)
-{
-	return rw_env[0] ? rw_env : NULL;
-}
 
 /* Whether cmpxchg16b exists.  cpuid exits to the hypervisor in a VM
  * (6.4 us on the Intel VM here, 15 on the PVM one: two thirds of
@@ -146,6 +133,9 @@ static int cpu_cx16(void)
 	return (c >> 13) & 1;
 }
 
+static void rw_trapped(const struct sf_call *c);
+static uintptr_t rw_site_of(uintptr_t ip, const ucontext_t *uc);
+
 /* After sf_init (priority 101): a bad value ends a filtered program
  * before main, like any other bad setting.  The loader passes the
  * environment (environ may be unbound or not yet set: init.c). */
@@ -168,11 +158,8 @@ __attribute__((constructor)) static void rw_settings(int argc, char **argv, char
 		if (p != v && !*p && n < 100000) {
 			rw_off = n == 0;
 			rw_at = n;
-			if (n != REWRITE_AT) {
-				struct sf_buf b = { rw_env, 0, sizeof rw_env };
-				sf_puts(&b, "SECFILTER_REWRITE=");
-				sf_putu(&b, n);
-			}
+			if (n != REWRITE_AT)
+				sf_rw_set_env(n);
 		} else if (!sf_cfg.active) {
 			rw_off = 1;
 		} else {
@@ -186,55 +173,17 @@ __attribute__((constructor)) static void rw_settings(int argc, char **argv, char
 			sf_fatal(msg);
 		}
 	}
-	__atomic_store_n(&rw_ready, 1, __ATOMIC_RELEASE);
+	/* The settings are read: rewriting may start (every start writes
+	 * the hooks). */
+	__atomic_store_n(&sf_rw_site_hook, rw_site_of, __ATOMIC_RELEASE);
+	if (!rw_off)
+		__atomic_store_n(&sf_rw_trapped, rw_trapped, __ATOMIC_RELEASE);
 }
 
 /* ---- one rewriter at a time; sites seen ----
  * The lock is only ever tried by the rewriter (which then skips: the
  * next trap tries again) and waited for by fork, never held across
  * anything that could wait for fork. */
-
-static int rw_lock;
-
-static int lock_try(void)
-{
-	return __atomic_exchange_n(&rw_lock, 1, __ATOMIC_ACQUIRE) == 0;
-}
-
-static void lock_release(void)
-{
-	__atomic_store_n(&rw_lock, 0, __ATOMIC_RELEASE);
-}
-
-/* Set once another task may run this memory at the same time as the
- * forking one (a thread, a CLONE_VM child that is not a vfork, threads
- * the library found already running and armed: api.c): until
- * then no rewrite can be in progress when a fork starts, and the lock
- * is left alone.  Taking it wrote its page just before the fork and
- * again after, in the parent and in the child: two copy-on-write faults
- * per fork of a shell. */
-static int rw_concurrent;
-
-void sf_rw_concurrent(void)
-{
-	if (!__atomic_load_n(&rw_concurrent, __ATOMIC_RELAXED))
-		__atomic_store_n(&rw_concurrent, 1, __ATOMIC_RELEASE);
-}
-
-int sf_rw_fork_begin(void)
-{
-	if (!__atomic_load_n(&rw_concurrent, __ATOMIC_ACQUIRE))
-		return 0;
-	while (!lock_try())
-		sf_sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
-	return 1;
-}
-
-void sf_rw_fork_end(int locked)
-{
-	if (locked)
-		lock_release();
-}
 
 /* Every site tried, rewritten or not: a site that cannot be rewritten
  * must not cost an analysis at each of its traps.  Open addressing,
@@ -501,7 +450,7 @@ static int like_rows(uintptr_t lo, uintptr_t hi, const struct row *like)
 
 	/* Within the row just asked about, and no other task to change the
 	 * mappings since: asking again would tell the same. */
-	if (lo >= like->lo && hi <= like->hi && !__atomic_load_n(&rw_concurrent, __ATOMIC_ACQUIRE))
+	if (lo >= like->lo && hi <= like->hi && !sf_rw_is_concurrent())
 		return 1;
 	if (qfd >= 0) {
 		struct row r;
@@ -592,15 +541,14 @@ static int survey(uintptr_t site, struct space *sp)
 /* ---- the object's file ---- */
 
 struct image {
-	const uint8_t *p;
-	size_t size;
+	struct sf_mapped f;
 	const Elf64_Ehdr *eh;
 	const Elf64_Phdr *ph;
 };
 
 static int in_image(const struct image *im, uint64_t off, uint64_t len)
 {
-	return off <= im->size && len <= im->size - off;
+	return sf_in_mapped(&im->f, off, len);
 }
 
 /* The last file mapped, kept: the sites of a process are mostly in libc,
@@ -614,40 +562,26 @@ static uint64_t cached_dev, cached_ino;
 /* The file of a mapping, if it is still the one mapped. */
 static int open_image(const struct row *r, struct image *im)
 {
-	struct stat st;
-	long fd, m;
+	const struct sf_file_id id = { r->dev, r->ino };
 
-	if (cached.p && cached_dev == r->dev && cached_ino == r->ino) {
+	if (cached.f.p && cached_dev == r->dev && cached_ino == r->ino) {
 		*im = cached;
 		return 0;
 	}
-	if (r->path[0] != '/')
+	if (r->path[0] != '/' || sf_map_file(r->path, NULL, &id, &im->f) < 0)
 		return -1;
-	fd = sf_sys(SYS_openat, AT_FDCWD, (long)r->path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
-	if (fd < 0)
-		return -1;
-	m = -1;
-	if (sf_sys(SYS_fstat, fd, (long)&st, 0, 0, 0, 0) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_dev == r->dev && (uint64_t)st.st_ino == r->ino &&
-	    st.st_size >= (off_t)sizeof(Elf64_Ehdr))
-		m = sf_sys(SYS_mmap, 0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-	if (m == -1 || sf_is_err(m))
-		return -1;
-	im->p = (const uint8_t *)m;
-	im->size = (size_t)st.st_size;
-	im->eh = (const Elf64_Ehdr *)im->p;
+	im->eh = (const Elf64_Ehdr *)im->f.p;
 	if (im->eh->e_ident[EI_MAG0] != ELFMAG0 || im->eh->e_ident[EI_MAG1] != ELFMAG1 ||
 	    im->eh->e_ident[EI_MAG2] != ELFMAG2 || im->eh->e_ident[EI_MAG3] != ELFMAG3 ||
 	    im->eh->e_ident[EI_CLASS] != ELFCLASS64 || im->eh->e_machine != EM_X86_64 ||
 	    im->eh->e_phentsize != sizeof(Elf64_Phdr) ||
 	    !in_image(im, im->eh->e_phoff, (uint64_t)im->eh->e_phnum * sizeof(Elf64_Phdr))) {
-		sf_unpages((void *)im->p, im->size);
+		sf_unmap_file(&im->f, NULL);
 		return -1;
 	}
-	im->ph = (const Elf64_Phdr *)(im->p + im->eh->e_phoff);
-	if (cached.p)
-		sf_unpages((void *)cached.p, cached.size);
+	im->ph = (const Elf64_Phdr *)(im->f.p + im->eh->e_phoff);
+	if (cached.f.p)
+		sf_unmap_file(&cached.f, NULL);
 	cached = *im;
 	cached_dev = r->dev;
 	cached_ino = r->ino;
@@ -691,23 +625,16 @@ static const uint8_t *at_va(const struct image *im, uint64_t va, uint64_t len)
 {
 	uint64_t off;
 
-	return va_off(im, va, len, &off) == 0 ? im->p + off : NULL;
+	return va_off(im, va, len, &off) == 0 ? im->f.p + off : NULL;
 }
 
 static uint64_t uleb(const uint8_t **p, const uint8_t *end)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
+	struct sf_leb l = { 0, 0, 0 };
 
-	while (*p < end) {
-		uint8_t b = *(*p)++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	return v;
+	while (*p < end && sf_leb_add(&l, *(*p)++))
+		;
+	return l.v;
 }
 
 /* A DW_EH_PE-encoded value at va (the field's own address, for pcrel).
@@ -715,31 +642,18 @@ static uint64_t uleb(const uint8_t **p, const uint8_t *end)
 static int eh_value(const struct image *im, uint64_t va, uint8_t enc, int pcrel_ok,
 		    uint64_t *v, unsigned *size)
 {
+	int n = sf_pe_size(enc);
 	const uint8_t *p;
-	uint64_t x;
+	uint64_t x = 0;
 
-	switch (enc & 0x0f) {
-	case 0x00: case 0x04: case 0x0c: *size = 8; break; /* absptr, udata8, sdata8 */
-	case 0x03: case 0x0b: *size = 4; break;            /* udata4, sdata4 */
-	default: return -1;
-	}
-	if (!(p = at_va(im, va, *size)))
+	if ((n != 4 && n != 8) || (enc & SF_PE_INDIRECT) || !(p = at_va(im, va, (uint64_t)n)))
 		return -1;
-	if (*size == 8) {
-		sf_memcpy(&x, p, 8);
-	} else {
-		uint32_t u;
-		sf_memcpy(&u, p, 4);
-		x = (enc & 0x0f) == 0x0b ? (uint64_t)(int64_t)(int32_t)u : u;
-	}
-	switch (enc & 0x70) {
-	case 0x00: break;
-	case 0x10: if (!pcrel_ok) return -1; x += va; break;
-	default: return -1;
-	}
-	if (enc & 0x80)
-		return -1; /* indirect */
+	sf_memcpy(&x, p, (size_t)n);
+	x = sf_pe_extend(enc, x);
+	if (sf_pe_base(enc, &x, pcrel_ok ? &va : NULL, NULL) < 0)
+		return -1;
 	*v = x;
+	*size = (unsigned)n;
 	return 0;
 }
 
@@ -848,36 +762,26 @@ static int fde_bounds(const struct image *im, uint64_t va, uint64_t *lo, uint64_
 /* The function symbol around va (the innermost one), .symtab first. */
 static int sym_bounds(const struct image *im, uint64_t va, uint64_t *lo, uint64_t *hi)
 {
-	const Elf64_Ehdr *eh = im->eh;
-	const Elf64_Shdr *sh;
-	unsigned i, pass;
+	struct sf_symtab t;
+	unsigned pass;
+	size_t k;
 	int found = 0;
 
-	if (eh->e_shentsize != sizeof *sh ||
-	    !in_image(im, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof *sh))
-		return -1;
-	sh = (const Elf64_Shdr *)(im->p + eh->e_shoff);
-	for (pass = 0; pass < 2 && !found; pass++)
-		for (i = 0; i < eh->e_shnum; i++) {
-			const Elf64_Sym *s;
-			size_t k, n;
-			if (sh[i].sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) ||
-			    !in_image(im, sh[i].sh_offset, sh[i].sh_size))
+	for (pass = 0; pass < 2 && !found; pass++) {
+		if (sf_elf_symtab(&im->f, pass ? SHT_DYNSYM : SHT_SYMTAB, &t) < 0)
+			continue;
+		for (k = 0; k < t.n; k++) {
+			const Elf64_Sym *s = &t.sym[k];
+			if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF ||
+			    s->st_size == 0 || va < s->st_value || va - s->st_value >= s->st_size)
 				continue;
-			s = (const Elf64_Sym *)(im->p + sh[i].sh_offset);
-			n = sh[i].sh_size / sizeof *s;
-			for (k = 0; k < n; k++) {
-				if (ELF64_ST_TYPE(s[k].st_info) != STT_FUNC || s[k].st_shndx == SHN_UNDEF ||
-				    s[k].st_size == 0 || va < s[k].st_value ||
-				    va - s[k].st_value >= s[k].st_size)
-					continue;
-				if (!found || s[k].st_value > *lo) {
-					*lo = s[k].st_value;
-					*hi = s[k].st_value + s[k].st_size;
-				}
-				found = 1;
+			if (!found || s->st_value > *lo) {
+				*lo = s->st_value;
+				*hi = s->st_value + s->st_size;
 			}
+			found = 1;
 		}
+	}
 	return found ? 0 : -1;
 }
 
@@ -1436,7 +1340,7 @@ static void must_protect(uintptr_t at, int prot)
  * x86 orders a task's own code writes with its fetches. */
 static void sync_cores(void)
 {
-	if (!__atomic_load_n(&rw_concurrent, __ATOMIC_ACQUIRE))
+	if (!sf_rw_is_concurrent())
 		return;
 	if (sf_sys(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0, 0, 0, 0) ==
 		    -EPERM &&
@@ -1592,7 +1496,7 @@ static int rewrite_in(uintptr_t rip, struct site *st, struct space *sp)
 	if (seg) {
 		st->base = rip - 2 - va;
 		st->sys = va;
-		st->code = im.p + seg->p_offset;
+		st->code = im.f.p + seg->p_offset;
 		st->code_va = seg->p_vaddr;
 		st->code_end = seg->p_vaddr + seg->p_filesz;
 		st->prot = r->prot;
@@ -1654,13 +1558,12 @@ static int needs_trap(const struct sf_call *c)
 
 /* A site is rewritten after a call the policy allowed: a denied one would
  * come back to the trap anyway. */
-void sf_rw_trapped(const struct sf_call *c)
+static void rw_trapped(const struct sf_call *c)
 {
 	uint64_t all = ~0ull, old;
 	uintptr_t rip;
 
-	if (!__atomic_load_n(&rw_ready, __ATOMIC_ACQUIRE) || rw_off ||
-	    __atomic_load_n(&rw_full, __ATOMIC_ACQUIRE) || !c->uc)
+	if (__atomic_load_n(&rw_full, __ATOMIC_ACQUIRE) || !c->uc)
 		return;
 	rip = (uintptr_t)c->uc->uc_mcontext.gregs[REG_RIP];
 	/* exit_group never comes back to its site, in this process or in a
@@ -1675,7 +1578,7 @@ void sf_rw_trapped(const struct sf_call *c)
 	    site_known(rip)) /* after the count: a short process never reads it */
 		return;
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
-	if (lock_try()) {
+	if (sf_rw_lock_try()) {
 		if (!site_known(rip)) {
 			int r = rewrite(rip);
 #ifdef SF_RW_TRACE /* which sites were rewritten: for tuning the rewriter */
@@ -1695,14 +1598,14 @@ void sf_rw_trapped(const struct sf_call *c)
 			(void)r;
 			site_add(rip);
 		}
-		lock_release();
+		sf_rw_lock_release();
 	}
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
 /* Interrupted in sf_rw_issue's syscall (restarting, or done): the stack
  * holds the address after the site's syscall, the trap's ip. */
-uintptr_t sf_rw_site_of(uintptr_t ip, const ucontext_t *uc)
+static uintptr_t rw_site_of(uintptr_t ip, const ucontext_t *uc)
 {
 	if (ip == (uintptr_t)sf_rw_issue || ip == (uintptr_t)sf_rw_done)
 		return *(const uintptr_t *)uc->uc_mcontext.gregs[REG_RSP];

@@ -18,8 +18,7 @@
 #include <sys/syscall.h>
 
 #include "bpf.h"
-#include "ksig.h"
-#include "sf.h"
+#include "trap.h"
 
 struct counts {
 	char magic[16];    /* "secfilter-count" */
@@ -57,23 +56,6 @@ static void count_errno(long nr)
 	if (c)
 		__atomic_fetch_add(&c->errno_returns[(unsigned long)nr < SF_NR_COUNT ? nr
 						     : SF_NR_COUNT], 1, __ATOMIC_RELAXED);
-}
-
-unsigned sf_call_action(const struct sf_policy *p, const struct sf_call *c, int d)
-{
-	unsigned dflt = p ? p->dflt : SF_ACTION_KILL;
-
-	if (d == SF_DENY_UNFOLLOWABLE)
-		return SF_ACTION_KILL;
-	/* SECFILTER_ACTION=log turns every denial into a logged call: the
-	 * default action, kill and trap; the errnos the policy asks for stay. */
-	if (sf_cfg.action == SF_ACT_LOG)
-		dflt = SF_ACTION_LOG;
-	if (!p || d == SF_DENY_DISPATCH || d == SF_DENY_I386)
-		return dflt;
-	if (sf_cfg.action == SF_ACT_LOG)
-		return sf_action_log_mode(p, (uint64_t)c->nr, d);
-	return sf_action_with(p, (uint64_t)c->nr, d, dflt);
 }
 
 /* seccomp's RET_TRAP, from the library: the call is not issued, the
@@ -127,14 +109,13 @@ int sf_act(const struct sf_policy *p, struct sf_call *c, int d, long *res)
  * either way the program's handler gets it as the kernel sent it. */
 void sf_kernel_trap(siginfo_t *si, ucontext_t *uc)
 {
-	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
-	const struct sf_policy *p = k ? k : sf_cur; /* the kernel's: it trapped */
+	const struct sf_policy *p = sf_kernel_policy(); /* the kernel's: it trapped */
 	struct sf_call c;
 	int d;
 
 	sf_call_of_trap(&c, si, uc);
 	if (p && !p->pending && si->si_errno == 0) {
-		d = c.i386 ? SF_DENY_I386 : sf_decide(p, (uint64_t)c.nr, c.a);
+		d = sf_kernel_decision(p, &c);
 		if (d != SF_ALLOW && sf_call_action(p, &c, d) == SF_ACTION_TRAP)
 			sf_violation(&c, d, p);
 	}

@@ -10,7 +10,7 @@
  *   would return through whatever word the program put at the top of the
  *   new one).  We copy the trap frame onto the new stack and start the
  *   child there; it arms and rt_sigreturns into the program with the
- *   program's registers, the new stack pointer and a result of 0 (raw.S,
+ *   program's registers, the new stack pointer and a result of 0 (clone.S,
  *   sf_clone_thread);
  * - vfork-like without a new stack: the child would run on, and clobber,
  *   the stack this handler is using.  CLONE_VM is dropped: the child gets
@@ -25,9 +25,7 @@
 #include <stddef.h>
 #include <sys/syscall.h>
 
-#include "ksig.h"
-#include "rewrite.h"
-#include "sf.h"
+#include "trap.h"
 
 #ifndef CLONE_CLEAR_SIGHAND
 #define CLONE_CLEAR_SIGHAND 0x100000000ULL

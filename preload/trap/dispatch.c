@@ -16,56 +16,8 @@
 #include <linux/prctl.h>
 #include <sys/syscall.h>
 
-#include "ksig.h"
-#include "rewrite.h"
-#include "sf.h"
-
-const struct sf_policy *sf_cur SF_HOT;
-const struct sf_policy *sf_enforce SF_HOT;
-const struct sf_policy *sf_kpol SF_HOT;
-
-/* The program's own SIGSYS disposition: it may set one, but the kernel's
- * stays ours.  Written by rt_sigaction(SIGSYS) from any thread; a torn
- * read here is no worse than the race the program has with itself. */
-static struct sf_ksigaction shadow_sigsys SF_HOT;
-
-int sf_armed SF_HOT;
-
-int sf_arm(void)
-{
-	long r = sf_sys(SYS_prctl, PR_SET_SYSCALL_USER_DISPATCH,
-			PR_SYS_DISPATCH_ON, (long)__start_sf_region,
-			__stop_sf_region - __start_sf_region, 0, 0);
-	/* A NULL selector means "always block" outside the region: no byte
-	 * for the kernel to read on every call, nothing for the program to
-	 * flip. */
-	/* Stored only when it changes: in a fork child, the write alone
-	 * would copy the page. */
-	if (r == 0 && !__atomic_load_n(&sf_armed, __ATOMIC_ACQUIRE))
-		__atomic_store_n(&sf_armed, 1, __ATOMIC_RELEASE);
-	return (int)r;
-}
-
-void sf_disarm(void)
-{
-	sf_sys(SYS_prctl, PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF,
-	       0, 0, 0, 0);
-}
-
-/* A 32-bit call is a violation whatever the policy, as the kernel
- * filter's architecture check makes it: the policy names x86-64's calls,
- * and i386's numbers mean other calls (its openat, 295, is x86-64's
- * preadv).  Its action is the policy's default (action.c), as the
- * kernel filter's.  The rewritten sites' fast path asks it too. */
-int sf_decision(const struct sf_policy *p, const struct sf_call *c)
-{
-	if (c->i386)
-		return p ? SF_DENY_I386 : SF_ALLOW;
-	if ((c->nr == SYS_prctl && c->a[0] == PR_SET_SYSCALL_USER_DISPATCH) ||
-	    (c->nr == SYS_ptrace && c->a[0] == SF_PTRACE_SET_SUD))
-		return SF_DENY_DISPATCH;
-	return p ? sf_decide(p, (uint64_t)c->nr, c->a) : SF_ALLOW;
-}
+#include "bpf.h"
+#include "trap.h"
 
 long sf_handle(struct sf_call *c)
 {
@@ -86,7 +38,7 @@ long sf_handle(struct sf_call *c)
 /* The site of the trapped call this thread is handling, 0 if none: a
  * program handler run meanwhile (its signal arrived while we issued the
  * call) was, as the program sees it, interrupted there. */
-static __thread uintptr_t handling_site;
+__thread uintptr_t sf_handling_site;
 
 /* The way back from a trap, without rt_sigreturn when nothing needs it.
  * rt_sigreturn is a fifth of a trap's cost here (a loop of trapped
@@ -124,54 +76,24 @@ static uint64_t fast_return_xfeatures(const ucontext_t *uc, int *ok)
 
 static void trap(const siginfo_t *si, ucontext_t *uc)
 {
-	uintptr_t outer = handling_site;
+	uintptr_t outer = sf_handling_site;
 	struct sf_call c;
 	uint64_t xfeatures;
 	int ok;
 
+	void (*rewrite)(const struct sf_call *) = __atomic_load_n(&sf_rw_trapped, __ATOMIC_ACQUIRE);
+
 	sf_call_of_trap(&c, si, uc);
-	sf_rw_trapped(&c);
-	handling_site = c.ip;
+	if (rewrite)
+		rewrite(&c);
+	sf_handling_site = c.ip;
 	uc->uc_mcontext.gregs[REG_RAX] = sf_handle(&c);
-	handling_site = outer;
+	sf_handling_site = outer;
 	if (!c.plain)
 		return;
 	xfeatures = fast_return_xfeatures(uc, &ok);
 	if (ok)
 		sf_trap_return(uc, xfeatures);
-}
-
-static void set_mask(uint64_t set, uint64_t *old)
-{
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&set, (long)old, 8, 0, 0);
-}
-
-/* A SIGSYS that is not ours goes where the program wanted it. */
-static void forward(int sig, siginfo_t *si, void *uc, int forced)
-{
-	struct sf_ksigaction a = shadow_sigsys;
-	uint64_t old;
-
-	if (a.handler == (void *)SIG_IGN && !forced)
-		return;
-	if (a.handler == (void *)SIG_DFL || a.handler == (void *)SIG_IGN) {
-		sf_guard_default();
-		sf_sys(SYS_tgkill, sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0),
-		       sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0), SIGSYS, 0, 0, 0);
-		return; /* dies on the way out of this handler */
-	}
-	if (a.flags & SA_RESETHAND)
-		sf_memset(&shadow_sigsys, 0, sizeof shadow_sigsys);
-	/* The kernel would block SIGSYS itself during the handler (or the
-	 * program's sa_mask may name it): here that would make the handler's
-	 * first trapped call fatal. */
-	a.mask &= ~SF_SIGSYS_BIT;
-	sf_sys(SYS_rt_sigprocmask, SIG_BLOCK, (long)&a.mask, (long)&old, 8, 0, 0);
-	if (a.flags & SA_SIGINFO)
-		((void (*)(int, siginfo_t *, void *))a.handler)(sig, si, uc);
-	else
-		((void (*)(int))a.handler)(sig);
-	set_mask(old, NULL);
 }
 
 static int is_arm_request(const siginfo_t *si)
@@ -180,34 +102,24 @@ static int is_arm_request(const siginfo_t *si)
 	       si->si_pid == (pid_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
 }
 
-static void sf_sigsys(int sig, siginfo_t *si, void *ucv)
+void sf_sigsys(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
 
+	(void)sig; /* SIGSYS */
 	if (si->si_code == SYS_USER_DISPATCH) {
 		trap(si, uc);
 	} else if (si->si_code == SYS_SECCOMP && sf_cfg.mode == SF_MODE_TRUSTED) {
-		sf_report_trusted(si, uc);
+		if (si->si_errno == SF_BPF_TRAP_KILL)
+			sf_report_trusted(si, uc);
+		sf_kernel_trap(si, uc); /* `default: trap`, or not ours */
 	} else if (is_arm_request(si)) {
 		if (sf_arm() == 0)
 			sf_ack_arm();
 	} else {
-		forward(sig, si, ucv, 0);
+		sf_sigsys_to_program(si, uc, 0);
 	}
 }
-
-void sf_sigsys_to_program(siginfo_t *si, ucontext_t *uc, int forced)
-{
-	forward(SIGSYS, si, uc, forced);
-}
-
-/* Trusted mode's handler and SIG_DFL, which the guard's stubs install
- * (trusted.c, raw.S): relocated at load, then read-only. */
-const struct sf_ksigaction sf_guard_act = { (void *)sf_sigsys,
-					    SA_SIGINFO | SA_RESTORER | SA_RESTART | SA_ONSTACK,
-					    (void *)sf_restorer_plain, 0 };
-const struct sf_ksigaction sf_guard_dfl = { (void *)SIG_DFL, SA_RESTORER,
-					    (void *)sf_restorer_plain, 0 };
 
 /* In trusted mode the handler runs with SIGSYS blocked: a call the policy
  * denies inside it (the report's write, the final kill) then makes the
@@ -240,45 +152,7 @@ int sf_install_sigsys(const struct sf_ksigaction *known)
 				     0, 0);
 	if (r < 0)
 		return (int)r;
-	shadow_sigsys = old;
+	sf_sigsys_shadow = old;
 	return 0;
 }
 
-/* rt_sigaction(SIGSYS, act, oact) as the program sees it.  The shadow
- * belongs to the copy of the library whose handler is installed. */
-long sf_sigsys_shadow_action(const uint64_t *act, uint64_t *oact)
-{
-	struct sf_ksigaction old = shadow_sigsys;
-
-	if (sf_authority)
-		return sf_authority->shadow(act, oact);
-	if (act)
-		sf_memcpy(&shadow_sigsys, act, sizeof shadow_sigsys);
-	if (oact)
-		sf_memcpy(oact, &old, sizeof old);
-	return 0;
-}
-
-/* Called by sf_restorer_checked when a program handler returns. */
-void sf_check_sigreturn(ucontext_t *uc) __attribute__((used));
-void sf_check_sigreturn(ucontext_t *uc)
-{
-	const struct sf_policy *p = sf_enforcing();
-	struct sf_call c = { .nr = SYS_rt_sigreturn };
-	int d;
-
-	if (!p)
-		return;
-	d = sf_decide(p, SYS_rt_sigreturn, c.a);
-	if (d == SF_ALLOW)
-		return;
-	c.ip = sf_rw_site_of((uintptr_t)uc->uc_mcontext.gregs[REG_RIP], uc);
-	if (handling_site && c.ip >= (uintptr_t)__start_sf_region &&
-	    c.ip < (uintptr_t)__stop_sf_region)
-		c.ip = handling_site;
-	sf_violation(&c, d, p);
-	/* An errno or a trap has no caller to go back to (the handler's
-	 * frame is gone either way): only log lets it through. */
-	if (sf_call_action(p, &c, d) != SF_ACTION_LOG)
-		sf_die();
-}

@@ -34,9 +34,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "ksig.h"
-#include "rewrite.h"
-#include "sf.h"
+#include "trap.h"
 
 enum target { T_PRELOAD, T_KERNEL, T_FAILS };
 
@@ -719,7 +717,7 @@ static void buf_put(char *b)
  * 2026-12-06).  The child runs on its parent's thread pointer, so this
  * slot is the parent thread's, and the parent, which the kernel holds
  * until the child has exec'd or exited, takes back what it finds here
- * (clone.c, raw.S's vfork). */
+ * (clone.c, interpose/vfork.S). */
 static __thread char *pending;
 
 void sf_exec_reap(void)

@@ -11,9 +11,8 @@
 
 #include "bpf.h"
 #include "eval.h"
-#include "ksig.h"
 #include "mem.h"
-#include "sf.h"
+#include "trap.h"
 
 static long set_filter(const struct sock_fprog *fp, unsigned long flags)
 {
@@ -23,127 +22,13 @@ static long set_filter(const struct sock_fprog *fp, unsigned long flags)
 	return r > 0 ? -EBUSY : r;
 }
 
-static long install(const struct sock_filter *prog, unsigned len, unsigned long flags)
+long sf_seccomp_install(const struct sock_filter *prog, unsigned len, unsigned long flags)
 {
 	struct sock_fprog fp = { .len = (unsigned short)len,
 				 .filter = (struct sock_filter *)prog };
 	long r = sf_sys(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
 
 	return r < 0 ? r : set_filter(&fp, flags);
-}
-
-/* ---- the SIGSYS guard ----
- * Under trusted mode's filter a denied call traps (SECCOMP_RET_TRAP) and
- * our SIGSYS handler reports it and kills the process.  The program must
- * not take that handler away: through libc it reaches a shadow (wrap.c),
- * and a raw rt_sigaction(SIGSYS, act) -- the program's own, or glibc's
- * posix_spawn child resetting every handled signal to SIG_DFL before its
- * exec -- meets this small filter, installed before the policy's: it
- * answers "done" (SECCOMP_RET_ERRNO with 0) and changes nothing.  Only
- * two stubs change SIGSYS (raw.S): one installs the library's handler,
- * the other SIG_DFL, each from an action in the library's read-only data;
- * whoever calls them can do no more.  The filter knows them by where
- * their `syscall` instruction ends within its page, which is the same in
- * every build and every image (they begin a page of sf_region): an image
- * exec'd under the inherited guard installs its own handler the same
- * way, wherever its copy of the library was mapped.  libc's one
- * rt_sigaction site ends elsewhere in its page (0x11f in Debian 12's), as
- * does every other syscall instruction of the library (t_lib_region).
- * The stubs were once a page at a fixed address (0x5ec0f17e0000), the
- * same in every image: no other mapping is near it, and its first write
- * took three new page-table pages, 60-560 us of an image's start on a VM
- * whose host keeps the page tables (README, *Starting a process*).
- *
- * This keeps honest code from the handler (posix_spawn, a runtime that
- * sets every signal's handler); it is not a wall: a program that writes
- * its own code with a `syscall` ending at a stub's offset can install its
- * own, and then a denied call fails instead of killing -- it still never
- * runs (tests/escape/a_guard_page.c). */
-#define GUARD_IP_INSTALL 27u /* page offsets after the stubs' syscalls */
-#define GUARD_IP_DEFAULT 59u
-/* a value no disposition has after an exec (SIG_DFL or SIG_IGN) */
-#define GUARD_SENTINEL ((void *)0x5ec0f17e0000ul)
-
-long sf_guard_stub_install(void); /* raw.S: sf_guard_act, sf_guard_dfl */
-long sf_guard_stub_default(void);
-
-/* Whether the stubs are where the filter expects them (a build whose
- * sf_region lost its alignment must not install a guard that refuses
- * its own handler). */
-static int stubs_in_place(void)
-{
-	uintptr_t i = (uintptr_t)sf_guard_stub_install, d = (uintptr_t)sf_guard_stub_default;
-
-	return (i & 4095) == 0 && d == i + 32;
-}
-
-static int guard_used SF_HOT;
-
-/* Installs the library's handler through its stub: 0, or -errno. */
-long sf_guard_handler(void)
-{
-	if (!stubs_in_place())
-		return -ENOEXEC;
-	guard_used = 1;
-	return sf_guard_stub_install();
-}
-
-/* SIGSYS back to SIG_DFL (to die of a SIGSYS that is not ours, as the
- * program asked); in interposition mode, directly. */
-long sf_guard_default(void)
-{
-	if (!guard_used)
-		return sf_sys(SYS_rt_sigaction, SIGSYS, (long)&sf_guard_dfl, 0, 8, 0, 0);
-	return sf_guard_stub_default();
-}
-
-/* Whether an earlier image's guard is in force here (an image exec'd in
- * trusted mode): it answers a raw rt_sigaction(SIGSYS) from outside the
- * stubs "done" and changes nothing, not even the old action it was asked
- * for, which keeps the value put there before the call (a sentinel: after
- * an exec SIGSYS is SIG_DFL or SIG_IGN).  In a first image the probe
- * takes effect and is undone (old: the disposition before it): one call
- * in an image of a trusted tree, two in a first. */
-int sf_guard_inherited(const struct sf_ksigaction *old)
-{
-	static const struct sf_ksigaction probe = { (void *)SIG_IGN, SA_RESTORER, GUARD_SENTINEL,
-						    0 };
-	struct sf_ksigaction was = { GUARD_SENTINEL, 0, 0, 0 };
-
-	if (sf_sys(SYS_rt_sigaction, SIGSYS, (long)&probe, (long)&was, 8, 0, 0) < 0)
-		return 0;
-	if (was.handler == GUARD_SENTINEL)
-		return 1;
-	sf_sys(SYS_rt_sigaction, SIGSYS, (long)old, 0, 8, 0, 0);
-	return 0;
-}
-
-#define LD(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
-#define JNE(k, skip) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 0, (skip))
-#define RET(k) BPF_STMT(BPF_RET | BPF_K, (k))
-
-/* rt_sigaction(SIGSYS, act != NULL) from anywhere but the stubs: done,
- * nothing changed.  Every other call passes; the path of any syscall but
- * rt_sigaction reads only nr and arch, so the kernel caches it. */
-int sf_guard_install(void)
-{
-	/* Offsets in struct seccomp_data: nr 0, arch 4, ip 8, args 16. */
-	struct sock_filter prog[] = {
-		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 13),
-		/* 2 */ LD(0), JNE(SYS_rt_sigaction, 11),
-		/* 4 */ LD(16), JNE(SIGSYS, 9),       /* sig: an int, low half */
-		/* 6 */ LD(24), JNE(0, 2),            /* act, low half */
-		/* 8 */ LD(28), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 5, 0), /* act == NULL */
-		/* 10 */ LD(8), BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 4095),  /* ip in its page */
-		/* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GUARD_IP_INSTALL, 2, 0),
-		/* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GUARD_IP_DEFAULT, 1, 0),
-		/* 14 */ RET(SECCOMP_RET_ERRNO | 0),
-		/* 15 */ RET(SECCOMP_RET_ALLOW),
-	};
-
-	if (!guard_used)
-		return -ENOENT;
-	return (int)install(prog, sizeof prog / sizeof prog[0], 0);
 }
 
 /* What the policy's kill does under a kernel filter.  SECFILTER_ACTION=log:
@@ -241,11 +126,11 @@ static uint64_t text_id(const char *text, size_t len, int all_threads)
 static int add_pass(struct sock_filter *f, unsigned *len)
 {
 	const struct sock_filter pass[PASS_LEN] = {
-		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 7),
-		/* 2 */ LD(0), JNE(SYS_sched_yield, 5),
-		/* 4 */ LD(16), JNE((uint32_t)MARK_TAG, 3),
-		/* 6 */ LD(20), JNE((uint32_t)(MARK_TAG >> 32), 1),
-		/* 8 */ RET(SECCOMP_RET_ALLOW),
+		/* 0 */ SF_LD(4), SF_JNE(AUDIT_ARCH_X86_64, 7),
+		/* 2 */ SF_LD(0), SF_JNE(SYS_sched_yield, 5),
+		/* 4 */ SF_LD(16), SF_JNE((uint32_t)MARK_TAG, 3),
+		/* 6 */ SF_LD(20), SF_JNE((uint32_t)(MARK_TAG >> 32), 1),
+		/* 8 */ SF_RET(SECCOMP_RET_ALLOW),
 	};
 	unsigned i;
 
@@ -265,14 +150,14 @@ static int add_pass(struct sock_filter *f, unsigned *len)
 static void install_mark(const struct sf_policy *p, uint64_t id, unsigned long flags)
 {
 	const struct sock_filter mark[] = {
-		/* 0 */ LD(4), JNE(AUDIT_ARCH_X86_64, 11),
-		/* 2 */ LD(0), JNE(SYS_sched_yield, 9),
-		/* 4 */ LD(16), JNE((uint32_t)MARK_TAG, 7),
-		/* 6 */ LD(20), JNE((uint32_t)(MARK_TAG >> 32), 5),
-		/* 8 */ LD(24), JNE((uint32_t)id, 3),
-		/* 10 */ LD(28), JNE((uint32_t)(id >> 32), 1),
-		/* 12 */ RET(SECCOMP_RET_ERRNO | MARK_ERRNO),
-		/* 13 */ RET(SECCOMP_RET_ALLOW),
+		/* 0 */ SF_LD(4), SF_JNE(AUDIT_ARCH_X86_64, 11),
+		/* 2 */ SF_LD(0), SF_JNE(SYS_sched_yield, 9),
+		/* 4 */ SF_LD(16), SF_JNE((uint32_t)MARK_TAG, 7),
+		/* 6 */ SF_LD(20), SF_JNE((uint32_t)(MARK_TAG >> 32), 5),
+		/* 8 */ SF_LD(24), SF_JNE((uint32_t)id, 3),
+		/* 10 */ SF_LD(28), SF_JNE((uint32_t)(id >> 32), 1),
+		/* 12 */ SF_RET(SECCOMP_RET_ERRNO | MARK_ERRNO),
+		/* 13 */ SF_RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog fp = { .len = sizeof mark / sizeof mark[0],
 				 .filter = (struct sock_filter *)mark };
@@ -369,7 +254,7 @@ int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_e
 	 * once, our handler never runs). */
 	unsigned long flags = SECCOMP_FILTER_FLAG_LOG |
 			      (prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0);
-	long r = install(prog->insns, prog->len, flags);
+	long r = sf_seccomp_install(prog->insns, prog->len, flags);
 
 	if (r == 0 && prog->id)
 		install_mark(p, prog->id, flags & SECCOMP_FILTER_FLAG_TSYNC);

@@ -18,16 +18,10 @@
 #include <errno.h>
 #include <sys/syscall.h>
 
-#include "sf.h"
+#include "trap.h"
 
 #define PAGE 4096ul
 #define PAGE_OF(p) ((uintptr_t)(p) & ~(PAGE - 1))
-
-int sf_page_readable(uintptr_t page)
-{
-	/* At its second word: a set at address 0 would be no set at all. */
-	return sf_sys(SYS_rt_sigprocmask, -1, (long)(page + 8), 0, 8, 0, 0) != -EFAULT;
-}
 
 /* The pages of the program's stack the rewritten path has just written
  * its frame to (rewrite.c, sf_rw_decide), for the call it is handling:

@@ -1,4 +1,4 @@
-/* The library's own string functions and vsnprintf (preload/libc.c)
+/* The library's own string functions and vsnprintf (preload/base/libc.c)
  * against glibc's: same results, same output, same return values, for
  * every format filter/ uses and the rest of what libc.c claims. */
 #include <setjmp.h>

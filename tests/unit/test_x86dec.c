@@ -1,4 +1,4 @@
-/* The site rewriter's instruction decoder (preload/x86dec.c) against
+/* The site rewriter's instruction decoder (preload/rewrite/x86dec.c) against
  * objdump: every instruction of whole libraries and programs, decoded
  * forward from each symbol objdump starts at, as the rewriter decodes a
  * function from its start.  A length that differs from objdump's is a
