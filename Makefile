@@ -13,7 +13,11 @@ INSTALL  ?= install
 
 B := build
 WARN := -Wall -Wextra -Werror
-BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifilter -Ipreload -I$(B)/gen $(CFLAGS)
+BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifilter -I$(B)/gen $(CFLAGS)
+# The library's floors, lowest first (HACKING.md): a floor's sources see
+# the headers of their own floor and of those below, no others.
+FLOORS := base obj state report trap rewrite interpose entry
+floor_inc = $(patsubst %,-Ipreload/%,$(1))
 
 # The tool and the tests may be sanitized.  libsecfilter.so never is: ASan
 # must be the first library of a process, and a preloaded library cannot
@@ -26,7 +30,7 @@ HOST_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 HOST_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 # -fno-builtin: the library defines read(), open(), ... with its own types.
 # -mgeneral-regs-only: a rewritten syscall site enters the library without
-# saving the vector registers (preload/rwentry.S): no code of it may touch
+# saving the vector registers (preload/rewrite/rwentry.S): no code of it may touch
 # them.
 # -fno-jump-tables: a switch compiled to a table reads it from .rodata,
 # a page fault of its own in a process that reads nothing else there (the
@@ -38,7 +42,12 @@ PIC_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-builtin \
 GEN_SRC := $(B)/gen/systab_data.c $(B)/gen/consts_data.c $(B)/gen/errno_data.c \
 	$(B)/gen/groups_data.c $(B)/gen/args_data.c $(B)/gen/uring_data.c
 FILTER_SRC := $(filter-out filter/mem-libc.c,$(wildcard filter/*.c))
-PRELOAD_SRC := $(wildcard preload/*.c) $(wildcard preload/*.S) $(B)/gen/wrappers.c
+# In the order of their names, whatever their floor: the link order of
+# what hot.txt does not place.
+PRELOAD_C := $(foreach f,$(FLOORS),$(wildcard preload/$(f)/*.c))
+PRELOAD_S := $(foreach f,$(FLOORS),$(wildcard preload/$(f)/*.S))
+by_name = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n),$(1)))
+PRELOAD_SRC := $(call by_name,$(PRELOAD_C)) $(call by_name,$(PRELOAD_S)) $(B)/gen/wrappers.c
 TOOL_SRC := $(wildcard tools/*.c)
 
 objs = $(patsubst %,$(B)/$(1)/%.o,$(2))
@@ -117,9 +126,9 @@ $(B)/gen/errno_check.h: syscalls/x86_64/errno.tbl syscalls/gen-constcheck.awk
 
 $(B)/tests/test_systab: $(B)/gen/unistd_list.h $(B)/gen/consts_check.h $(B)/gen/errno_check.h
 
-$(B)/gen/wrappers.c: preload/wrappers.tbl preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl
+$(B)/gen/wrappers.c: preload/interpose/wrappers.tbl preload/interpose/gen-wrappers.awk syscalls/x86_64/syscalls.tbl
 	@mkdir -p $(@D)
-	awk -f preload/gen-wrappers.awk syscalls/x86_64/syscalls.tbl $< > $@.tmp && mv $@.tmp $@
+	awk -f preload/interpose/gen-wrappers.awk syscalls/x86_64/syscalls.tbl $< > $@.tmp && mv $@.tmp $@
 
 $(B)/obj/%.c.o: %.c $(GEN_SRC)
 	@mkdir -p $(@D)
@@ -127,18 +136,26 @@ $(B)/obj/%.c.o: %.c $(GEN_SRC)
 
 $(B)/pic/%.c.o: %.c $(GEN_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(PIC_CFLAGS) $(FLOOR_INC) -MMD -MP -c $< -o $@
 
 $(B)/pic/%.S.o: %.S
 	@mkdir -p $(@D)
-	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(PIC_CFLAGS) $(FLOOR_INC) -MMD -MP -c $< -o $@
 
-# The library needs no library: loaded as an audit module (preload/audit.c)
+# A floor's sources are compiled with the include paths of that floor and
+# the floors below it only: an upward #include does not compile.  (filter/
+# sees no floor at all.)  The generated wrappers are interpose/'s.
+$(foreach i,$(shell seq $(words $(FLOORS))),$(eval \
+	$(B)/pic/preload/$(word $(i),$(FLOORS))/%: FLOOR_INC := $(call floor_inc,$(wordlist 1,$(i),$(FLOORS)))))
+$(B)/pic/$(B)/gen/wrappers.c.o: FLOOR_INC := $(call floor_inc,base obj state report trap rewrite interpose)
+$(B)/pic/preload/entry/%: FLOOR_INC += -Ipreload # secfilter.h, the API
+
+# The library needs no library: loaded as an audit module (preload/entry/audit.c)
 # its dependencies would be looked for on the program's own RPATH, RUNPATH
 # and LD_LIBRARY_PATH before the filter exists, and a libc there would be
 # a second copy of libc, mapped, relocated and initialized in every
 # process started in trusted mode.  What it takes from libc is weak and
-# bound in the program's namespace (preload/sf.h); libgcc is static.  The
+# bound in the program's namespace (preload/base/base.h); libgcc is static.  The
 # build id lets the copies of the library in one process recognize each
 # other.  LIBC_PATH: the real libc, which a test copies.
 LIBC_PATH ?= $(shell readlink -f "$$($(CC) -print-file-name=libc.so.6)")
@@ -148,11 +165,15 @@ LIBC_PATH ?= $(shell readlink -f "$$($(CC) -print-file-name=libc.so.6)")
 # spread over the whole text took a page fault per window in every
 # process (a start of /bin/true: sf_init, the parser, apply and util.c,
 # each in a window of its own).
-HOT_SRC := preload/init.c preload/audit.c preload/objs.c preload/mem.c preload/libc.c \
-	preload/fmt.c preload/api.c preload/dispatch.c preload/trusted.c preload/action.c \
-	preload/clone.c preload/special.c preload/user.c preload/rewrite.c filter/parse.c \
+HOT_SRC := preload/entry/init.c preload/state/settings.c preload/entry/audit.c preload/obj/self.c \
+	preload/obj/objs.c preload/base/mem.c preload/base/libc.c preload/base/fmt.c \
+	preload/entry/api.c preload/state/publish.c preload/state/policy.c preload/base/sud.c \
+	preload/state/decide.c preload/trap/dispatch.c preload/trap/sigreturn.c \
+	preload/trap/guard.c preload/trap/trusted.c preload/trap/action.c preload/trap/clone.c \
+	preload/trap/special.c preload/trap/frame.c preload/trap/user.c preload/state/rwstate.c \
+	preload/rewrite/rewrite.c filter/parse.c \
 	filter/build.c filter/apply.c filter/util.c filter/systab.c filter/uring.c \
-	filter/print.c preload/wrap.c preload/exec.c $(B)/gen/uring_data.c
+	filter/print.c preload/interpose/wrap.c preload/trap/exec.c $(B)/gen/uring_data.c
 LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 	$(filter-out $(call objs,pic,$(HOT_SRC)),$(PRELOAD_PIC) $(FILTER_PIC))
 
@@ -160,10 +181,11 @@ LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 # in an output section of their own placed before .text (INSERT keeps the
 # default linker script), and sf_region (the wrappers, the library's own
 # syscalls) right after them: ~40 KB instead of ~176, beside the code
-# every call runs.  raw.S and rwentry.S (sf_sys, the stubs every start
-# calls) open sf_region, then the wrappers every start calls (_exit,
+# every call runs.  The guard's stubs (a page's start), the assembly
+# (sf_sys, the stubs every start calls: raw.S, clone.S, vfork.S,
+# rwentry.S) open sf_region, then the wrappers every start calls (_exit,
 # open, fcntl, sigaction, execve...: SF_REGION_FIRST, wrap.h) and the
-# generated ones in preload/wrappers.tbl's order (read, write, close,
+# generated ones in preload/interpose/wrappers.tbl's order (read, write, close,
 # dup2, getuid... wait3 first), inside the same 64 KiB the kernel maps
 # around the first fault of the hot text (an image of a trusted tree: 9
 # faults inside the library, 8 since; sigaction, open and fcntl past that
@@ -182,7 +204,7 @@ $(B)/hot.ld: preload/hot.txt
 	@mkdir -p $(@D)
 	{ echo 'SECTIONS {'; echo '  .text.sf_hot : {'; \
 	  sed 's/#.*//' $< | awk 'NF { printf "    *(.text.%s .text.%s.* .text.startup.%s)\n", $$1, $$1, $$1 }'; \
-	  echo '  }'; echo '  sf_region : { *raw.S.o(sf_region) *rwentry.S.o(sf_region) *(sf_region.first) *wrappers.c.o(sf_region) *(sf_region) }'; \
+	  echo '  }'; echo '  sf_region : { *guard.S.o(sf_region) *raw.S.o(sf_region) *clone.S.o(sf_region) *vfork.S.o(sf_region) *rwentry.S.o(sf_region) *(sf_region.first) *wrappers.c.o(sf_region) *(sf_region) }'; \
 	  echo '}'; echo 'INSERT BEFORE .text;'; \
 	  echo 'SECTIONS { . = ALIGN(CONSTANT(MAXPAGESIZE)); }'; echo 'INSERT BEFORE .tdata;'; } >$@.tmp
 	mv $@.tmp $@
@@ -291,7 +313,12 @@ $(B)/escape/fakelibc/fake_marker.so: tests/escape/fake_marker.c tests/escape/esc
 	@mkdir -p $(@D)
 	$(CC) -O1 -g $(WARN) -D_GNU_SOURCE -shared -fPIC -nostdlib -o $@ $<
 
-check: all $(UNIT_TESTS) $(PROGS) $(ESCAPES) $(GO_PROBE)
+# The library's floors (HACKING.md): no object calls a floor above its
+# own, no more than 4 objects reach each other.
+layers: $(LIB_SO)
+	@bash tests/layers.sh $(B) $(PRELOAD_PIC)
+
+check: all layers $(UNIT_TESTS) $(PROGS) $(ESCAPES) $(GO_PROBE)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t; done
 	@bash tests/e2e/run.sh
 
@@ -366,7 +393,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all escapes check check-norewrite fuzz bench install uninstall clean
+.PHONY: all layers escapes check check-norewrite fuzz bench install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(B)/obj $(B)/pic $(B)/progs -name '*.d' 2>/dev/null)

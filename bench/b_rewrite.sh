@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The catch-all without a signal (issue 10, preload/rewrite.c).
+# The catch-all without a signal (issue 10, preload/rewrite/rewrite.c).
 #  1. Per call (median ns; in parentheses what it adds to native): native,
 #     through the library's wrapper of libc's function, trapped (Syscall
 #     User Dispatch and the SIGSYS handler: SECFILTER_REWRITE=0), at a

@@ -31,7 +31,7 @@ set -u
 # C.UTF-8 each sed, tr and expr loads a dozen locale files through libc's
 # internal calls, about 74 traps an image, where LANG=C loads none (under
 # '*: 1' libc's setlocale now loads them with dispatch off, in one
-# window: preload/locale.c; what is left of the share is the rest).  So
+# window: preload/interpose/locale.c; what is left of the share is the rest).  So
 # everything runs under LC_ALL=C.UTF-8 (which overrides LANG and every
 # LC_*) whatever the caller's locale, and the loop of part 2 once more
 # under LC_ALL=C to show that share.
@@ -135,7 +135,7 @@ done
 # ---- 1c. libc's own calls: sed loading its locale ----
 # What no wrapper sees: sed under LANG=C.UTF-8 loads a dozen locale files
 # through libc's internal openat/newfstatat/mmap/close, each a trap (74)
-# before setlocale's window took them (preload/locale.c); rewriting the
+# before setlocale's window took them (preload/interpose/locale.c); rewriting the
 # sites that still trap earlier than the default 32nd trap is weighed here
 # too.  Interleaved as in 1.
 echo

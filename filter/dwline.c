@@ -10,6 +10,7 @@
 #include <elf.h>
 
 #include "dwline.h"
+#include "leb128.h"
 
 struct rd {
 	const unsigned char *p, *end;
@@ -31,48 +32,32 @@ static uint64_t u(struct rd *r, unsigned n)
 	return v;
 }
 
-static uint64_t uleb(struct rd *r)
+/* A LEB128 in place; bad (and 0) past the end. */
+static struct sf_leb leb(struct rd *r)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
+	struct sf_leb l = { 0, 0, 0 };
 
 	while (!r->bad) {
-		unsigned char b;
 		if (r->p >= r->end) {
 			r->bad = 1;
 			break;
 		}
-		b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
+		if (!sf_leb_add(&l, *r->p++))
 			break;
 	}
-	return v;
+	return l;
+}
+
+static uint64_t uleb(struct rd *r)
+{
+	return leb(r).v;
 }
 
 static int64_t sleb(struct rd *r)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	unsigned char b = 0;
+	struct sf_leb l = leb(r);
 
-	while (!r->bad) {
-		if (r->p >= r->end) {
-			r->bad = 1;
-			return 0;
-		}
-		b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	if (shift < 64 && (b & 0x40))
-		v |= ~0ull << shift;
-	return (int64_t)v;
+	return r->bad ? 0 : sf_leb_signed(&l);
 }
 
 /* A NUL-terminated string in place. */

@@ -245,6 +245,10 @@ void sf_out_str(struct sf_out *o, const char *s);
 void sf_out_mem(struct sf_out *o, const char *s, size_t n);
 /* v in base 10 or 16; base 16 with "0x" before it. */
 void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base);
+/* The digits of v in base 10 or 16 (lowercase, no prefix), at the end of
+ * d: returns the index of the first.  (The library's formatter too.) */
+#define SF_DIGITS_MAX 24
+unsigned sf_digits(char d[SF_DIGITS_MAX], uint64_t v, unsigned base);
 /* v's digits in base 10 or 16, nothing before them. */
 void sf_out_digits(struct sf_out *o, uint64_t v, unsigned base);
 void sf_out_s64(struct sf_out *o, int64_t v);

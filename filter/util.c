@@ -73,16 +73,23 @@ void sf_out_str(struct sf_out *o, const char *s)
 	}
 }
 
-void sf_out_digits(struct sf_out *o, uint64_t v, unsigned base)
+unsigned sf_digits(char d[SF_DIGITS_MAX], uint64_t v, unsigned base)
 {
-	char digits[24];
-	unsigned i = sizeof(digits);
+	unsigned i = SF_DIGITS_MAX;
 
 	do {
-		digits[--i] = "0123456789abcdef"[v % base];
+		d[--i] = "0123456789abcdef"[v % base];
 		v /= base;
 	} while (v);
-	sf_out_mem(o, digits + i, sizeof(digits) - i);
+	return i;
+}
+
+void sf_out_digits(struct sf_out *o, uint64_t v, unsigned base)
+{
+	char d[SF_DIGITS_MAX];
+	unsigned i = sf_digits(d, v, base);
+
+	sf_out_mem(o, d + i, sizeof d - i);
 }
 
 void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)

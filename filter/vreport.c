@@ -1,4 +1,6 @@
 /* Violation reports (vreport.h), shared by the library and run. */
+#include <sys/uio.h>
+
 #include "eval.h"
 #include "internal.h"
 #include "vreport.h"
@@ -294,4 +296,24 @@ uint64_t sf_vsum_fix(struct sf_out *o, const struct sf_policy *p, const struct s
 	}
 	sf_vreport_fix(o, p, e[i].nr, d, &all, NULL);
 	return calls;
+}
+
+size_t sf_vm_read_paged(long pid, uint64_t addr, void *buf, size_t n,
+			long (*readv)(long pid, const struct iovec *local,
+				      const struct iovec *remote))
+{
+	size_t done = 0;
+
+	while (done < n) {
+		size_t room = 4096 - ((addr + done) & 4095), k = n - done < room ? n - done : room;
+		struct iovec local = { (char *)buf + done, k };
+		struct iovec remote = { (void *)(uintptr_t)(addr + done), k };
+		long r = readv(pid, &local, &remote);
+		if (r <= 0)
+			break;
+		done += (size_t)r;
+		if ((size_t)r < k)
+			break;
+	}
+	return done;
 }

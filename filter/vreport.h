@@ -36,6 +36,16 @@ struct sf_vcall {
 	void *ctx;
 };
 
+/* Reads up to n bytes at addr of process pid, for an sf_vcall's read:
+ * page by page, what lies before the first page it cannot read.  readv
+ * is process_vm_readv(pid, local, 1, remote, 1, 0), made the caller's way
+ * (the library's raw call, the tool's libc); it returns what the call
+ * does. */
+struct iovec;
+size_t sf_vm_read_paged(long pid, uint64_t addr, void *buf, size_t n,
+			long (*readv)(long pid, const struct iovec *local,
+				      const struct iovec *remote));
+
 /* "COMM[PID]: system call NR (sys_NAME) blocked at ip:HEX\n" */
 void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c);
 /* "    NAME = VALUE\n" for each argument. */

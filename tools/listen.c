@@ -78,25 +78,16 @@ int listen_possible(const struct sf_policy *p, int log)
 	return 1;
 }
 
+static long vm_readv(long pid, const struct iovec *local, const struct iovec *remote)
+{
+	return process_vm_readv((pid_t)pid, local, 1, remote, 1, 0);
+}
+
 /* Reads from the process for display: page by page, up to the first
  * page it cannot read. */
 static size_t vm_read(void *ctx, uint64_t addr, void *buf, size_t n)
 {
-	pid_t tid = *(pid_t *)ctx;
-	size_t done = 0;
-
-	while (done < n) {
-		size_t room = 4096 - ((addr + done) & 4095), k = n - done < room ? n - done : room;
-		struct iovec local = { (char *)buf + done, k };
-		struct iovec remote = { (void *)(uintptr_t)(addr + done), k };
-		ssize_t r = process_vm_readv(tid, &local, 1, &remote, 1, 0);
-		if (r <= 0)
-			break;
-		done += (size_t)r;
-		if ((size_t)r < k)
-			break;
-	}
-	return done;
+	return sf_vm_read_paged(*(pid_t *)ctx, addr, buf, n, vm_readv);
 }
 
 /* A line of /proc/TID/status: "Tgid:\t123" -> 123, "SigBlk:\t..." hex. */

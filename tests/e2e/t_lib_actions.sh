@@ -21,12 +21,12 @@ same_in_all() {
 
 # ---- every wrapper answers as glibc does under a kernel filter ----
 for e in 38 13; do
-	"$PROGS/act_wrapped" kernel "$TOP/preload/wrappers.tbl" $e >k.txt || fail "act_wrapped kernel"
+	"$PROGS/act_wrapped" kernel "$TOP/preload/interpose/wrappers.tbl" $e >k.txt || fail "act_wrapped kernel"
 	# (io_uring_setup named: the narrowings restrict calls a ring could make)
-	filtered '*: 1; io_uring_setup: 0' "$PROGS/act_wrapped" library "$TOP/preload/wrappers.tbl" $e >l.txt ||
+	filtered '*: 1; io_uring_setup: 0' "$PROGS/act_wrapped" library "$TOP/preload/interpose/wrappers.tbl" $e >l.txt ||
 		fail "act_wrapped library"
 	LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY='*: 1; io_uring_setup: 0' \
-		"$PROGS/act_wrapped" library "$TOP/preload/wrappers.tbl" $e >t.txt ||
+		"$PROGS/act_wrapped" library "$TOP/preload/interpose/wrappers.tbl" $e >t.txt ||
 		fail "act_wrapped library, trusted"
 	[ "$(wc -l <k.txt)" -gt 130 ] || fail "act_wrapped: too few functions"
 	# _exit and _Exit never return: exit_group refused, glibc's exit ends

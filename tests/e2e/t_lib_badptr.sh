@@ -15,7 +15,7 @@ cmp -s ref got || { diff ref got >&2; fail "interposition: differs from an unfil
 echo "ok interposition: $(grep -c EFAULT got) calls answered EFAULT"
 
 # trusted mode: the kernel answers all but the SIGSYS sigaction, which the
-# library reads plainly there (see preload/user.c), so it is left out
+# library reads plainly there (see preload/trap/user.c), so it is left out
 "$P" nosigsys >ref 2>&1; echo "status $?" >>ref
 filtered_trusted '*: 1' "$P" nosigsys >got 2>&1; echo "status $?" >>got
 cmp -s ref got || { diff ref got >&2; fail "trusted: differs from an unfiltered run"; }

@@ -36,7 +36,7 @@ run_case python3 /usr/bin/python3 -c 'import subprocess, os; os.listdir("."); su
 cases="ls tar sh python3"
 
 # The same with most calls allowed, so that syscall sites are rewritten
-# (preload/rewrite.c): every call of a denied syscall is still reported,
+# (preload/rewrite/rewrite.c): every call of a denied syscall is still reported,
 # also where it goes through a site that allowed calls have rewritten (Go
 # makes all its calls through one; lib_rewrite's site_a is one too).  Only
 # the denied syscalls are compared: the library makes none of them itself.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# setlocale (preload/locale.c): under a policy that simply allows every
+# setlocale (preload/interpose/locale.c): under a policy that simply allows every
 # call loading a locale makes, libc loads it with the thread's dispatch
 # off (one window, no traps); under any other policy, or when the program
 # brings its own malloc, each of libc's calls traps and is decided.  The
@@ -37,7 +37,7 @@ cmp -s plain.out win.wc || fail "wc -m under '$allow': $(cat win.wc), unfiltered
 echo "ok '$allow': one window, $n openat traps, $(traps win) in all; wc -m as unfiltered"
 
 # What libc does in a window is decided by loading_allowed alone, so it
-# must make no call outside preload/locale.c's list, whatever the
+# must make no call outside preload/interpose/locale.c's list, whatever the
 # environment: a locale with files, one that is missing (locale.alias is
 # read), LOCPATH, one category alone, and a second thread (malloc's
 # arena: mmap, mprotect, munmap).

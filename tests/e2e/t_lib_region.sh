@@ -15,7 +15,7 @@ outside=$(grep -v ' sf_region: ' sites.txt | grep -v '<sf_trap_syscall>:' || tru
 echo "ok $(awk '{n += $1} END {print n}' sites.txt) syscall instructions, all in the region but the trap trampoline"
 
 # Trusted mode's guard knows the two stubs that may change SIGSYS by where
-# their syscall ends within its page (preload/trusted.c): 27 and 59, and
+# their syscall ends within its page (preload/trap/trusted.c): 27 and 59, and
 # no other syscall instruction of the library ends there.
 objdump -d "$LIB" | awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 } /\tsyscall/ { sub(/:$/, "", $1); print $1, fn }' |
 	while read -r at fn; do echo "$(( (0x$at + 2) % 4096 )) $fn"; done >ends.txt
@@ -51,7 +51,7 @@ echo "ok $(wc -l <exports.txt) exported symbols"
 readelf -W --dyn-syms "$LIB" | awk '$7 == "UND" && $4 == "FUNC" { sub(/@.*/, "", $8); print $8 }' |
 	sort >imports.txt
 extra=$(grep -vxE '__cxa_finalize|dlsym' imports.txt || true)
-[ -z "$extra" ] || fail "the library calls other objects' functions:" $extra "(define them in preload/libc.c)"
+[ -z "$extra" ] || fail "the library calls other objects' functions:" $extra "(define them in preload/base/libc.c)"
 echo "ok imports: $(tr '\n' ' ' <imports.txt)"
 # Nor the loader's list by name: a reference to _r_debug binds to what
 # the program exports under that name (objs.c finds the loader's own).
@@ -60,7 +60,7 @@ if readelf -W --dyn-syms "$LIB" | awk '$7 == "UND" { print $8 }' | grep -q '^_r_
 fi
 
 # The wrappers table and the functions it generates agree.
-n=$(grep -cvE '^[[:space:]]*(#|$)' "$TOP/preload/wrappers.tbl")
+n=$(grep -cvE '^[[:space:]]*(#|$)' "$TOP/preload/interpose/wrappers.tbl")
 m=$(grep -c '^SF_WRAPPER' "$B/gen/wrappers.c")
 [ "$n" -eq "$m" ] || fail "wrappers.tbl has $n rows, wrappers.c $m functions"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewritten syscall sites (preload/rewrite.c): after its 32nd trap a site
+# Rewritten syscall sites (preload/rewrite/rewrite.c): after its 32nd trap a site
 # takes no signal, keeps every register, the flags and the red zone as a
 # syscall does, leaves no page writable and executable, and decides by the
 # policy in force at each call, in any thread, in a forked child and after

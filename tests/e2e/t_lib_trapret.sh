@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The way back from a trapped call (preload/dispatch.c, sf_trap_return):
+# The way back from a trapped call (preload/trap/dispatch.c, sf_trap_return):
 # an allowed call that is not special returns to the program without
 # rt_sigreturn, and every register a syscall keeps comes back -- general
 # registers, flags, red zone, xmm, ymm, zmm and the opmask registers --

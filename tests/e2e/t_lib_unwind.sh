@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reports keep their backtrace (the library's own unwinder, preload/unw.c):
+# Reports keep their backtrace (the library's own unwinder, preload/obj/unw.c):
 # a program killed inside a trapped malloc, inside a signal handler, in a
 # forked child, in a thread, in the vDSO; a corrupt stack still gives the
 # report, never a crash in the library.  Then the same walks compared

@@ -4,7 +4,7 @@
 /* The library opened libunwind.so.8 by name in its constructor, before it
  * armed anything: LD_LIBRARY_PATH, which the program sets for the image it
  * execs, decided which file that was.  The library's own unwinder
- * (preload/unw.c) opens nothing.  (No control: only the library loaded
+ * (preload/obj/unw.c) opens nothing.  (No control: only the library loaded
  * it.) */
 #include "escape.h"
 

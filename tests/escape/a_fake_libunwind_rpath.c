@@ -7,7 +7,7 @@
  * included: the fake's constructor makes a directory at the marker (the
  * policy forbids mkdir, not opening files, so that the library does load
  * its unwinder in every mode).  The library opened it before it armed;
- * its own unwinder (preload/unw.c) loads nothing, so no mode opens it. */
+ * its own unwinder (preload/obj/unw.c) loads nothing, so no mode opens it. */
 #include "escape.h"
 
 int main(void)

@@ -4,7 +4,7 @@
 /* The same as a_interpose_dladdr for the unwinder of the reporter's
  * backtrace: libunwind found the unwind tables with dl_iterate_phdr, and
  * called every libc function it used (mmap, write, pipe2...) through its
- * PLT too.  The library's own unwinder (preload/unw.c) calls nothing
+ * PLT too.  The library's own unwinder (preload/obj/unw.c) calls nothing
  * outside the library. */
 #include <link.h>
 

@@ -5,7 +5,7 @@
 /* libc's setlocale allocates through its PLT, so a program that defines
  * malloc runs inside it.  The library lets setlocale load a locale with
  * dispatch off only when the allocator libc calls is libc's own
- * (preload/locale.c): here, the call below traps and is denied. */
+ * (preload/interpose/locale.c): here, the call below traps and is denied. */
 #include <locale.h>
 
 #include "escape.h"

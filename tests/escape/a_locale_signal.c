@@ -4,7 +4,7 @@
 // env: LC_ALL=C.UTF-8
 /* The library runs libc's setlocale with dispatch off when it loads the
  * environment's locale under a policy that allows everything that loading
- * does (preload/locale.c); a handler run meanwhile would be the
+ * does (preload/interpose/locale.c); a handler run meanwhile would be the
  * program's code, unfiltered.  Children load the locale one after the
  * other (a window of some 40 us each, once a process) while a timer
  * fires every 20 us.  The handler asks getppid, which the policy answers

@@ -1,6 +1,6 @@
 /* What a libc function returns, and what errno it leaves, when the syscall
  * it makes is answered with an errno instead of running -- for every
- * function the library wraps (preload/wrappers.tbl, read at run time, and
+ * function the library wraps (preload/interpose/wrappers.tbl, read at run time, and
  * the hand-written ones of wrap.c).
  *
  *   act_wrapped kernel  WRAPPERS.TBL [ERRNO]   glibc's own functions under a
@@ -41,7 +41,7 @@ struct fn {
 
 static char *scratch;
 
-/* preload/wrappers.tbl: name | ret | params | syscall(args) [| cancel] */
+/* preload/interpose/wrappers.tbl: name | ret | params | syscall(args) [| cancel] */
 static int parse_line(char *line, struct fn *f)
 {
 	char *col[5], *s = line, *p;

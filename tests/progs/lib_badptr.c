@@ -21,7 +21,7 @@ static void show(const char *what, long r)
 }
 
 /* With an argument, the rt_sigaction(SIGSYS) calls are left out (trusted
- * mode reads those plainly: see preload/user.c). */
+ * mode reads those plainly: see preload/trap/user.c). */
 int main(int argc, char **argv_)
 {
 	int sigsys_too = argc < 2;

@@ -1,4 +1,4 @@
-/* The rewritten syscall sites of libsecfilter.so (preload/rewrite.c),
+/* The rewritten syscall sites of libsecfilter.so (preload/rewrite/rewrite.c),
  * seen from a program: its own `syscall` instructions in two shapes,
  *   site_a(nr, a0, a1, a2)  mov %rdi,%rax; mov %rsi,%rdi; mov %rdx,%rsi;
  *                           mov %rcx,%rdx; syscall   (Go's shape: the

@@ -1,4 +1,4 @@
-/* The library's own string functions and vsnprintf (preload/libc.c)
+/* The library's own string functions and vsnprintf (preload/base/libc.c)
  * against glibc's: same results, same output, same return values, for
  * every format filter/ uses and the rest of what libc.c claims. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #define SF_LIBC_NAME(n) sf_test_##n
-#include "../../preload/libc.c"
+#include "../../preload/base/libc.c"
 
 static int sign(int x)
 {

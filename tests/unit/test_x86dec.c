@@ -1,4 +1,4 @@
-/* The site rewriter's instruction decoder (preload/x86dec.c) against
+/* The site rewriter's instruction decoder (preload/rewrite/x86dec.c) against
  * objdump: every instruction of whole libraries and programs, decoded
  * forward from each symbol objdump starts at, as the rewriter decodes a
  * function from its start.  A length that differs from objdump's is a
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../../preload/x86dec.c"
+#include "../../preload/rewrite/x86dec.c"
 
 struct tally {
 	unsigned long insns, refused, mismatched, blocks;

@@ -1,0 +1,134 @@
+/* A small formatter and string helpers: the library has no stdio (it may
+ * run in a signal handler, in a vfork child, or with the policy denying
+ * the calls stdio would make). */
+#include <errno.h>
+#include <sys/syscall.h>
+
+#include "base.h"
+#include "internal.h"
+
+size_t sf_strlen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+int sf_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+int sf_startswith(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return 0;
+	return 1;
+}
+
+void sf_put_list(struct sf_buf *b, const char *const *parts)
+{
+	for (; *parts; parts++)
+		sf_puts(b, *parts);
+}
+
+/* Keeps the buffer NUL-terminated; what does not fit is dropped. */
+void sf_putn(struct sf_buf *b, const char *s, size_t n)
+{
+	while (n-- && b->len + 1 < b->cap)
+		b->p[b->len++] = *s++;
+	if (b->cap)
+		b->p[b->len] = '\0';
+}
+
+void sf_puts(struct sf_buf *b, const char *s)
+{
+	sf_putn(b, s, sf_strlen(s));
+}
+
+void sf_putc(struct sf_buf *b, char c)
+{
+	sf_putn(b, &c, 1);
+}
+
+static void put_base(struct sf_buf *b, uint64_t v, unsigned base)
+{
+	char d[SF_DIGITS_MAX];
+	unsigned i = sf_digits(d, v, base);
+
+	sf_putn(b, d + i, sizeof d - i);
+}
+
+void sf_putu(struct sf_buf *b, uint64_t v)
+{
+	put_base(b, v, 10);
+}
+
+void sf_puti(struct sf_buf *b, int64_t v)
+{
+	if (v < 0) {
+		sf_putc(b, '-');
+		sf_putu(b, (uint64_t)0 - (uint64_t)v);
+	} else {
+		sf_putu(b, (uint64_t)v);
+	}
+}
+
+void sf_putx(struct sf_buf *b, uint64_t v)
+{
+	put_base(b, v, 16);
+}
+
+/* glibc's strerror may load translations (syscalls through libc): the
+ * library only ever needs these few. */
+const char *sf_strerror(int e)
+{
+	switch (e) {
+	case ENOENT: return "No such file or directory";
+	case EACCES: return "Permission denied";
+	case EPERM: return "Operation not permitted";
+	case EISDIR: return "Is a directory";
+	case ENOTDIR: return "Not a directory";
+	case ELOOP: return "Too many levels of symbolic links";
+	case ENAMETOOLONG: return "File name too long";
+	case ENOMEM: return "Cannot allocate memory";
+	case EFBIG: return "File too large";
+	case E2BIG: return "Argument list too long";
+	case EINVAL: return "Invalid argument";
+	case ENOSYS: return "Function not implemented";
+	case EIO: return "Input/output error";
+	case EMFILE: return "Too many open files";
+	default: return "error";
+	}
+}
+
+int sf_write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		long r = sf_sys(SYS_write, fd, (long)s, (long)n, 0, 0, 0);
+		if (r == -EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		s += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* A message on standard error, then exit 125: a process asked to be
+ * filtered that cannot be. */
+void sf_fatal(const char *msg)
+{
+	sf_write_all(2, msg, sf_strlen(msg));
+	sf_write_all(2, "\n", 1);
+	sf_sys(SYS_exit_group, 125, 0, 0, 0, 0, 0);
+	__builtin_unreachable();
+}

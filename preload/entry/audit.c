@@ -1,0 +1,65 @@
+/* The library as an rtld audit module: LD_AUDIT=/path/libsecfilter.so.
+ *
+ * glibc loads audit modules first, each in a link-map namespace of its
+ * own with its own copy of libc, and calls their la_version before it
+ * loads any library of the program, relocates anything or runs any
+ * initializer.  A kernel filter installed there covers all of the
+ * program's code: its preinit array, its libraries' IFUNC resolvers and
+ * constructors, whatever its RPATH, RUNPATH or LD_LIBRARY_PATH finds.
+ * sf_boot_trusted (init.c) does that work, in trusted mode only; in any
+ * other case la_version returns 0 and rtld unloads this copy.
+ *
+ * Before la_version rtld has loaded this copy's own dependencies, and in
+ * an audit namespace it looks for them on the program's DT_RPATH,
+ * DT_RUNPATH and LD_LIBRARY_PATH, before any filter exists: so the
+ * library's one dependency, libc, is named by its absolute path, fixed at
+ * build time (Makefile), and the library loads nothing else before the
+ * filter.
+ *
+ * la_objopen sees every object loaded into the program's namespace.  A
+ * copy of this very library (the same build id) gets the authority's
+ * table and state written into its .bss before its first instruction
+ * runs, so that its wrappers, its API and its shadow of SIGSYS agree with
+ * the authority from the start (state.h, struct sf_authority). */
+#include <elf.h>
+#include <link.h>
+
+#include "entry.h"
+
+static int is_authority SF_HOT;
+
+extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
+
+/* Returns the audit interface version we speak (1: la_objopen is all we
+ * use), or 0 when this copy has nothing to do. */
+SF_EXPORT unsigned la_version(unsigned version)
+{
+	(void)version;
+	is_authority = sf_boot_trusted();
+	return is_authority ? 1 : 0;
+}
+
+/* The copy's instance of one of our variables: the same build lays it at
+ * the same offset from the load address (both copies start at 0). */
+#define IN_COPY(map, var) \
+	((__typeof__(&(var)))((map)->l_addr + ((uintptr_t)&(var) - (uintptr_t)&__ehdr_start)))
+
+static void hand_off(struct link_map *map)
+{
+	if (!map->l_addr || map->l_addr == (uintptr_t)&__ehdr_start || !sf_our_name(map->l_name) ||
+	    !sf_same_build((const ElfW(Ehdr) *)map->l_addr, map->l_addr))
+		return;
+	*IN_COPY(map, sf_cfg) = sf_cfg; /* its strings stay ours */
+	*IN_COPY(map, sf_cur) = sf_cur;
+	*IN_COPY(map, sf_enforce) = sf_enforce;
+	*IN_COPY(map, sf_authority) = &sf_authority_iface;
+}
+
+SF_EXPORT unsigned la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
+{
+	(void)lmid;
+	(void)cookie;
+	if (is_authority)
+		hand_off(map);
+	return 0; /* no symbol binding callbacks */
+}

@@ -1,0 +1,255 @@
+/* Violation reports (SPEC §3): the 2011 patch's first line, then the
+ * arguments by name, the rule that denied the call and a backtrace; then
+ * SIGKILL of the whole process (or, in log mode, the call proceeds).
+ *
+ * Reporting runs in a process whose calls are being filtered: the
+ * unwinder's readability probes and the symbol lookup's file reads are
+ * syscalls of their own that would trap.  In interposition mode the reporting thread switches
+ * dispatch off and blocks every signal while it reports (the process is
+ * about to die; in log mode it re-arms afterwards).  In trusted mode the
+ * kernel filter cannot be switched off: every call the reporter makes is
+ * first checked against the policy and skipped when denied. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+
+#include "bpf.h"
+#include "internal.h"
+#include "report.h"
+#include "unw.h"
+
+#define REPORT_CAP (64u << 10)
+#define MAX_FRAMES 32
+
+void sf_die(void)
+{
+	for (;;) {
+		long pid = sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
+		sf_sys(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
+	}
+}
+
+/* A 32-bit call (int $0x80) has no entry in the x86-64 table: its number
+ * and arguments are shown raw; every other report's body is vcall.c's. */
+static void put_i386(struct sf_buf *b, const struct sf_call *c)
+{
+	char comm[17] = "?";
+	unsigned i;
+
+	if (sf_may(SYS_prctl, PR_GET_NAME))
+		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
+	sf_puts(b, comm);
+	sf_putc(b, '[');
+	sf_putu(b, sf_may(SYS_getpid, 0) ? (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0);
+	sf_puts(b, "]: system call ");
+	sf_puti(b, c->nr);
+	sf_puts(b, " (sys_ni_syscall) blocked at ip:");
+	sf_putx(b, c->ip);
+	sf_putc(b, '\n');
+	for (i = 0; i < 6; i++) {
+		sf_puts(b, "    arg");
+		sf_putu(b, i);
+		sf_puts(b, " = 0x");
+		sf_putx(b, c->a[i]);
+		sf_putc(b, '\n');
+	}
+	sf_puts(b, "    rule: a 32-bit system call (int $0x80, i386 number ");
+	sf_puti(b, c->nr);
+	sf_puts(b, "): the policy names x86-64 calls only\n");
+}
+
+static void put_frame(struct sf_buf *b, struct sf_unw *u, int i, uint64_t ip)
+{
+	char name[512];
+	uintptr_t bias;
+	int obj = sf_unw_object(u, ip, name, sizeof name, &bias), have = obj >= 0;
+
+	sf_puts(b, "      #");
+	sf_putu(b, (uint64_t)i);
+	sf_puts(b, " 0x");
+	sf_putx(b, ip);
+	sf_putc(b, ' ');
+	/* The file's full symbol table first (main of a PIE, static
+	 * functions), the dynamic one in memory when the file cannot be read
+	 * (the vDSO, a deleted file, a policy that denies the reads). */
+	if (!(have && name[0] && sf_elf_symbol(name, bias, ip, b, sf_may_call) == 0) &&
+	    !(have && sf_unw_dynsym(u, ip, b) == 0))
+		sf_putc(b, '?');
+	if (have && name[0]) {
+		sf_puts(b, " (");
+		sf_puts(b, name);
+		sf_putc(b, ')');
+		/* the main program's name is argv[0], maybe not a path */
+		sf_src_line(obj == 1 ? "/proc/self/exe" : name, ip - bias, b, sf_may_call);
+	}
+	sf_putc(b, '\n');
+}
+
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+extern const char _end[] __attribute__((visibility("hidden")));
+
+/* The library's own frames are not the program's: a program handler that
+ * ran while the SIGSYS handler issued a call (raise's kill) returns
+ * through sf_restorer_checked into the SIGSYS handler's frames, and then
+ * through sf_restorer_plain into the trapped code.  The checked restorer
+ * stays, as the mark of a signal handler's frame. */
+static int library_frame(uint64_t ip)
+{
+	return ip >= (uintptr_t)__ehdr_start && ip < (uintptr_t)_end &&
+	       ip != (uintptr_t)sf_restorer_checked;
+}
+
+/* The frames from the call site outwards: from the trap's registers, or,
+ * for a wrapper, from here, skipping the library's own frames up to the
+ * call site (the wrapper's return address). */
+static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
+{
+	struct sf_unw u;
+	int i = 0, skipping = 1, skipped = 0;
+	uint64_t probe[6];
+	long probe_nr = sf_page_probe(4096, probe);
+
+	if (sf_kernel_filtered() && !sf_may_call(probe_nr, probe)) {
+		sf_puts(b, "    backtrace: unavailable (the policy denies rt_sigprocmask, "
+			   "with which the unwinder checks what it reads)\n");
+		return;
+	}
+	if (c->uc)
+		sf_unw_init_uc(&u, c->uc);
+	else
+		sf_unw_init_here(&u);
+	u.may = sf_kernel_filtered() ? sf_may_call : NULL;
+	u.self_path = sf_cfg.lib_path;
+	sf_puts(b, "    backtrace:\n");
+	do {
+		uint64_t ip = sf_unw_ip(&u);
+		if (skipping && ip == c->ip)
+			skipping = 0;
+		if (skipping && ++skipped > 16)
+			skipping = 0; /* the site was not found: show everything */
+		if (!skipping && !library_frame(ip))
+			put_frame(b, &u, i++, ip);
+	} while (i < MAX_FRAMES && sf_unw_step(&u) > 0);
+}
+
+/* dying: the process is killed next, and run (if it listens) is told;
+ * with the report when it could not go out here. */
+static void report(const struct sf_call *c, int d, const struct sf_policy *p, int dying)
+{
+	char small[4096];
+	char *mem = sf_may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
+	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
+
+	if (c->i386)
+		put_i386(&b, c);
+	else
+		sf_report_body(&b, c, d, p);
+#ifdef SF_DEBUG_VIA /* which path saw the call: for tuning the wrappers */
+	sf_puts(&b, c->uc ? "    via: trap\n" : "    via: wrapper\n");
+#endif
+	/* The essentials go out before the backtrace, which may fail. */
+	if (sf_log_emit(b.p, b.len) == 0)
+		b.len = 0;
+	if (dying)
+		sf_tell_supervisor(c, b.len ? b.p : NULL, b.len);
+	b.len = 0;
+	put_backtrace(&b, c);
+	sf_log_emit(b.p, b.len);
+	if (mem)
+		sf_unpages(mem, REPORT_CAP);
+}
+
+/* The backtrace of a call the listener reported from outside (notify.c):
+ * it comes from the thread itself, whose context at the call the
+ * listener's SIGSYS interrupted (uc): from site, for a call the library
+ * made again for the listener, past its own frames (of either copy). */
+void sf_report_backtrace(ucontext_t *uc, uintptr_t site)
+{
+	char small[4096];
+	char *mem = sf_may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
+	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
+	struct sf_call c;
+
+	sf_memset(&c, 0, sizeof c);
+	c.uc = uc;
+	c.ip = site ? site : (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	put_backtrace(&b, &c);
+	sf_log_emit(b.p, b.len);
+	if (mem)
+		sf_unpages(mem, REPORT_CAP);
+}
+
+void (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const struct sf_policy *p);
+
+/* Log and trap report and go on (action.c carries on for them); kill,
+ * and an errno where the caller cannot answer with one, end the process. */
+static int must_die(unsigned a)
+{
+	return a != SF_ACTION_LOG && a != SF_ACTION_TRAP;
+}
+
+/* The task reporting from this thread's TLS, 0 if none: a violation
+ * found while reporting is the reporter's, not the program's.  A task id, not a
+ * flag: a posix_spawn child shares its parent's memory and TLS, and a
+ * child killed while reporting must not leave the parent thread marked
+ * (its violations would then all be let through). */
+static __thread long in_report;
+
+void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
+{
+	unsigned a;
+	int saved_errno = sf_libc_bound() ? errno : 0;
+	uint64_t all = ~0ull, old = 0;
+	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
+	long self;
+	int masked;
+
+	if (sf_authority) { /* its handler, its unwinder, its log summary */
+		sf_authority->violation(c, d, p);
+		return;
+	}
+	if (sf_cfg.mode == SF_MODE_TRUSTED && sf_on_trusted_violation)
+		sf_on_trusted_violation(c, d, p); /* the listener reports and kills */
+	a = sf_call_action(p, c, d);
+	self = sf_may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
+	if (in_report == self)
+		return;
+	in_report = self;
+	masked = sf_may(SYS_rt_sigprocmask, SIG_SETMASK);
+	if (masked)
+		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
+	if (interpose)
+		sf_disarm();
+	/* log mode: a (syscall, rule) in full once, its repeats counted for
+	 * the summary at exit (logsum.c) */
+	if (a != SF_ACTION_LOG || sf_logsum_record(c, d))
+		report(c, d, p, must_die(a));
+	if (must_die(a))
+		sf_die();
+	if (interpose && sf_arm() != 0)
+		sf_die();
+	if (masked)
+		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+	in_report = 0;
+	if (sf_libc_bound())
+		errno = saved_errno;
+}
+
+/* SIGSYS from the kernel filter (trusted mode).  The handler runs with
+ * SIGSYS blocked: if the policy denies a call made here, the kernel kills
+ * the process on the spot. */
+void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
+{
+	const struct sf_policy *p;
+	struct sf_call c;
+	int d;
+
+	sf_call_of_trap(&c, si, uc);
+	p = sf_kernel_policy();
+	d = sf_kernel_decision(p, &c);
+	report(&c, d, p, 1);
+	sf_die();
+}

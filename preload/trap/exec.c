@@ -1,0 +1,824 @@
+/* execve/execveat: the new image must get the library and the current
+ * policy even when the program cleared or edited its environment, and
+ * must run no code of the program's choosing before the library's
+ * constructor.
+ *
+ * What runs is decided on an open descriptor, and that descriptor is what
+ * is executed (execveat(fd, "", AT_EMPTY_PATH)): a path looked up twice,
+ * once to probe and once to exec, lets the program swap a dynamic file
+ * for a static one in between.  A script (#!) is run the way the kernel
+ * would run it, its interpreter executed by descriptor with the argument
+ * vector the kernel would build; the interpreter then opens the script
+ * itself, as it always does.
+ *
+ * A dynamic image gets LD_PRELOAD=<this library> and nothing else
+ * preloaded, SECFILTER_POLICY=<canonical text of the current policy> and
+ * the current action, log and mode (and run's SECFILTER_SUPERVISOR, if it
+ * was given, and SECFILTER_REWRITE=0 when rewriting is off); the loader's
+ * variables that run code
+ * or make calls before our constructor (LD_AUDIT, other preloads, which
+ * the loader relocates and initializes before this library whatever
+ * their order, LD_DEBUG_OUTPUT...) are dropped.  The environment is built
+ * in raw-mapped memory, never with malloc: this also runs in vfork and
+ * posix_spawn children, which share the parent's heap.
+ *
+ * LD_PRELOAD cannot reach a static binary, nor a set-ID one or one with
+ * file capabilities (the loader ignores it in secure mode), nor one that
+ * is not x86-64, nor one whose PT_INTERP is not the loader that loaded
+ * us, nor one we cannot read to tell: those get the policy as a kernel
+ * filter, installed right before the execve, which then may go by path. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "trap.h"
+
+enum target { T_PRELOAD, T_KERNEL, T_FAILS };
+
+/* The kernel runs at most this many nested interpreters (scripts whose
+ * interpreter is a script...): ELOOP past it. */
+#define MAX_INTERP 5
+#define HEAD 256 /* the kernel reads this much of a script's first line */
+
+struct exec_req {
+	long nr, dirfd, flags;
+	const char *path;
+	char *const *argv, *const *envp;
+};
+
+/* The decision, and for T_PRELOAD what to execute. */
+struct plan {
+	enum target t;
+	long err;          /* T_FAILS: what the exec would return */
+	long fd;           /* T_PRELOAD: the file to execute */
+	int fd_ours;       /* opened here: closed after a failed exec */
+	long lease_fd;     /* holds the file's content still (see hold); -1 */
+	/* Scripts: the words the kernel puts before the script's argv[1]
+	 * (interpreter, its argument, the script's name, innermost last),
+	 * in lines[] and filename[]. */
+	int nscripts;
+	const char *words[2 * MAX_INTERP + 1];
+	int nwords;
+	char lines[MAX_INTERP][HEAD];
+	char *filename;    /* the name the kernel gives the first file */
+};
+
+static void read_req(const struct sf_call *c, struct exec_req *r)
+{
+	int at = c->nr == SYS_execveat;
+
+	r->nr = c->nr;
+	r->dirfd = at ? (long)c->a[0] : AT_FDCWD;
+	r->path = (const char *)c->a[at ? 1 : 0];
+	r->argv = (char *const *)c->a[at ? 2 : 1];
+	r->envp = (char *const *)c->a[at ? 3 : 2];
+	r->flags = at ? (long)c->a[4] : 0;
+}
+
+static int empty_path(const struct exec_req *r)
+{
+	return (r->flags & AT_EMPTY_PATH) && r->path && r->path[0] == '\0';
+}
+
+static long fails(struct plan *pl, long err)
+{
+	pl->t = T_FAILS;
+	pl->err = err;
+	return 0;
+}
+
+/* Whether the loader named by PT_INTERP is the one that loaded this
+ * process, which will load this library the same way: one of the names
+ * the x86-64 loader is installed under (directories only root can
+ * change: a name the program could swap after this check would be looked
+ * up again by the kernel) and the same file as ours. */
+static int known_loader(const char *interp)
+{
+	static const char *const std[] = {
+		"/lib64/ld-linux-x86-64.so.2",
+		"/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+		"/usr/lib64/ld-linux-x86-64.so.2",
+		"/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+	};
+	const char *ours = sf_loader_path();
+	struct stat a, b;
+	unsigned i;
+	int listed = 0;
+
+	if (!ours || ours[0] != '/')
+		return 0;
+	for (i = 0; i < sizeof std / sizeof std[0]; i++)
+		listed |= sf_streq(interp, std[i]);
+	if (sf_streq(interp, ours))
+		return 1; /* the name the kernel loaded ours by: two stats of every exec */
+	if (!listed)
+		return 0;
+	if (sf_sys(SYS_newfstatat, AT_FDCWD, (long)interp, (long)&a, 0, 0, 0) < 0 ||
+	    sf_sys(SYS_newfstatat, AT_FDCWD, (long)ours, (long)&b, 0, 0, 0) < 0)
+		return 0;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* An ELF image loads this library when it is x86-64 and names our loader
+ * as its interpreter.  One that is not x86-64 (i386, x32, another machine
+ * through binfmt_misc) cannot load it, and the policy does not speak its
+ * syscalls: the kernel filter's architecture check kills it.  No
+ * interpreter (static, static-pie, the loader itself run as a program)
+ * or another one (a static "interpreter", another libc's loader): the
+ * kernel filter. */
+static enum target elf_kind(long fd, const unsigned char *head, long n)
+{
+	const Elf64_Ehdr *eh = (const void *)head;
+	char interp[HEAD];
+	Elf64_Phdr ph;
+	unsigned i;
+
+	if (n < (long)sizeof *eh)
+		return T_PRELOAD; /* not an image the kernel runs: it says ENOEXEC */
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
+	    eh->e_phentsize != sizeof ph)
+		return T_KERNEL;
+	for (i = 0; i < eh->e_phnum && i < 256; i++) {
+		uint64_t off = eh->e_phoff + (uint64_t)i * eh->e_phentsize;
+		/* The program headers usually follow the ELF header, in what
+		 * the first read already has. */
+		if (eh->e_phentsize == sizeof ph && off <= (uint64_t)n && sizeof ph <= n - off)
+			sf_memcpy(&ph, head + off, sizeof ph);
+		else if (sf_sys(SYS_pread64, fd, (long)&ph, sizeof ph, (long)off, 0, 0) != sizeof ph)
+			return T_KERNEL;
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz < 2 || ph.p_filesz > sizeof interp)
+			return T_KERNEL;
+		if (ph.p_offset <= (uint64_t)n && ph.p_filesz <= n - ph.p_offset)
+			sf_memcpy(interp, head + ph.p_offset, ph.p_filesz); /* usually */
+		else if (sf_sys(SYS_pread64, fd, (long)interp, (long)ph.p_filesz, (long)ph.p_offset,
+				0, 0) != (long)ph.p_filesz)
+			return T_KERNEL;
+		if (interp[ph.p_filesz - 1] != '\0')
+			return T_KERNEL;
+		return known_loader(interp) ? T_PRELOAD : T_KERNEL;
+	}
+	return T_KERNEL;
+}
+
+static int spacetab(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The first line of a script as fs/binfmt_script.c reads it: the
+ * interpreter's name and at most one argument (the rest of the line),
+ * written into line.  0, or -ENOEXEC. */
+static long script_line(const unsigned char *head, long n, char *line, const char **name,
+			const char **arg)
+{
+	long end, i, k;
+
+	for (end = 2; end < n && head[end] != '\n'; end++)
+		;
+	if (end == n) {
+		/* No newline in what the kernel reads: the name must end
+		 * within it, or the kernel takes it for truncated. */
+		for (i = 2; i < n && spacetab((char)head[i]); i++)
+			;
+		if (i == n)
+			return -ENOEXEC;
+		for (; i < n && head[i] && !spacetab((char)head[i]); i++)
+			;
+		if (i == n && n == HEAD)
+			return -ENOEXEC;
+	}
+	for (k = 0; k < end - 2; k++)
+		line[k] = (char)head[k + 2];
+	line[k] = '\0';
+	while (k > 0 && spacetab(line[k - 1]))
+		line[--k] = '\0';
+	for (i = 0; line[i] && spacetab(line[i]); i++)
+		;
+	if (!line[i])
+		return -ENOEXEC;
+	*name = line + i;
+	for (; line[i] && !spacetab(line[i]); i++)
+		;
+	*arg = NULL;
+	if (line[i]) {
+		line[i++] = '\0';
+		for (; line[i] && spacetab(line[i]); i++)
+			;
+		if (line[i])
+			*arg = line + i;
+	}
+	return 0;
+}
+
+/* A descriptor we cannot read (O_PATH, as fexecve may get), reopened for
+ * reading through /proc: the same file.  -errno when that fails. */
+static long reopen_readable(long fd)
+{
+	char path[32];
+	struct sf_buf b = { path, 0, sizeof path };
+
+	sf_puts(&b, "/proc/self/fd/");
+	sf_putu(&b, (uint64_t)fd);
+	return sf_sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+}
+
+/* Whether execve would find the file executable: the effective ids
+ * decide (faccessat without AT_EACCESS asks about the real ones, and a
+ * process whose real uid cannot execute a static binary its effective uid
+ * can would run it unfiltered).  0 or -errno.  Kernels before 5.8 have no
+ * faccessat2: the real ids then, and no AT_EMPTY_PATH. */
+static long may_exec(long dirfd, const char *path, long flags)
+{
+	long r = sf_sys(SYS_faccessat2, dirfd, (long)path, X_OK,
+			AT_EACCESS | (flags & AT_EMPTY_PATH), 0, 0);
+
+	if (r == -ENOSYS) {
+		if ((flags & AT_EMPTY_PATH) && path && !path[0])
+			return 0;
+		r = sf_sys(SYS_faccessat, dirfd, (long)path, X_OK, 0, 0, 0);
+	}
+	return r;
+}
+
+/* Errors of an open that the exec would meet as well. */
+static int gone(long e)
+{
+	return e == -ENOENT || e == -ENOTDIR || e == -ELOOP || e == -ENAMETOOLONG;
+}
+
+/* Opens what exec would open, for reading. */
+static long open_exec(long dirfd, const char *path, long flags)
+{
+	return sf_sys(SYS_openat, dirfd, (long)path,
+		      O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+			      ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0),
+		      0, 0, 0);
+}
+
+static long classify(struct plan *pl, long fd, int ours, const char *filename, int inaccessible,
+		     int depth);
+
+/* A script: the kernel would run its interpreter with [interpreter,
+ * argument, filename, argv[1]...].  So do we, after probing the
+ * interpreter the same way (it may be a script too). */
+static long script(struct plan *pl, const unsigned char *head, long n, const char *filename,
+		   int inaccessible, int depth)
+{
+	const char *name, *arg;
+	char *line;
+	long e, fd;
+
+	if (depth >= MAX_INTERP)
+		return fails(pl, -ELOOP);
+	line = pl->lines[depth];
+	if ((e = script_line(head, n, line, &name, &arg)) < 0)
+		return fails(pl, e);
+	/* The interpreter would open the script by a name that dies with
+	 * the exec: /dev/fd/N of a close-on-exec descriptor. */
+	if (inaccessible)
+		return fails(pl, -ENOENT);
+	/* Words go in front of what deeper levels add. */
+	pl->words[pl->nwords++] = (char *)filename;
+	if (arg)
+		pl->words[pl->nwords++] = (char *)arg;
+	pl->nscripts++;
+	if ((e = may_exec(AT_FDCWD, name, 0)) < 0)
+		return fails(pl, e);
+	fd = open_exec(AT_FDCWD, name, 0);
+	if (fd >= 0)
+		return classify(pl, fd, 1, name, 0, depth + 1);
+	if (gone(fd))
+		return fails(pl, fd);
+	pl->t = T_KERNEL;
+	return 0;
+}
+
+/* Whether what we read of the file is what the kernel will execute: the
+ * descriptor pins the file, not its content, and a program that may
+ * write the file could rewrite its headers between our reading and the
+ * exec (a static program's in place of a dynamic one's).
+ *
+ * - A memfd's writers are not counted by the kernel (exec does not make
+ *   them wait, and they can write to it while it runs): only a memfd
+ *   sealed against writing holds still.
+ * - Otherwise a read lease on a read-only descriptor of our own makes any
+ *   open for writing wait until the exec has closed that descriptor, by
+ *   which time the kernel refuses writers to the image (ETXTBSY).  It
+ *   cannot be taken while the file is open for writing.  Its break is
+ *   signalled to no one (owner 0; SIGURG, ignored by default, meanwhile),
+ *   and sf_exec checks that it is still held right before the exec: the
+ *   kernel removes a lease whose break has waited lease-break-time.
+ * - Without a lease (not the file's owner, no CAP_LEASE; a filesystem
+ *   without leases): holds if our effective ids cannot write the file.
+ * 1 when it holds, 0 when it may change.  gfd: our own read-only
+ * descriptor of the file, kept in pl->lease_fd when leased. */
+static int hold(struct plan *pl, long gfd, const struct stat *st)
+{
+	long r = sf_sys(SYS_fcntl, gfd, F_GET_SEALS, 0, 0, 0, 0);
+
+	if (r >= 0)
+		return (r & F_SEAL_WRITE) != 0;
+	sf_sys(SYS_fcntl, gfd, F_SETSIG, SIGURG, 0, 0, 0);
+	r = sf_sys(SYS_fcntl, gfd, F_SETLEASE, F_RDLCK, 0, 0, 0);
+	if (r == 0) {
+		sf_sys(SYS_fcntl, gfd, F_SETOWN, 0, 0, 0, 0);
+		pl->lease_fd = gfd;
+		return 1;
+	}
+	if (r == -EAGAIN) /* open for writing */
+		return 0;
+	r = sf_sys(SYS_faccessat2, gfd, (long)"", W_OK, AT_EACCESS | AT_EMPTY_PATH, 0, 0);
+	if (r == -ENOSYS) /* before 5.8: the owner could make it writable */
+		return st->st_uid != (uid_t)sf_sys(SYS_geteuid, 0, 0, 0, 0, 0, 0) &&
+		       !(st->st_mode & (S_IWGRP | S_IWOTH));
+	return r != 0;
+}
+
+/* What the file at fd is.  Keeps fd open when it is what T_PRELOAD will
+ * execute, closes it otherwise (if ours). */
+static long classify(struct plan *pl, long fd, int ours, const char *filename, int inaccessible,
+		     int depth)
+{
+	unsigned char head[1024]; /* the ELF header and its program headers */
+	struct stat st;
+	long n, x, rfd = fd;
+	int held;
+
+	pl->t = T_KERNEL;
+	if (sf_sys(SYS_newfstatat, fd, (long)"", (long)&st, AT_EMPTY_PATH, 0, 0) < 0 ||
+	    !S_ISREG(st.st_mode)) {
+		fails(pl, -EACCES);
+		goto done;
+	}
+	/* The loader ignores LD_PRELOAD in a program that gains privileges:
+	 * set-ID bits. */
+	if (st.st_mode & (S_ISUID | S_ISGID))
+		goto done;
+	/* Our own read-only descriptor: the program's (fexecve) may be
+	 * O_PATH, or open for writing, and a lease on it would outlive us. */
+	if (!ours && (rfd = reopen_readable(fd)) < 0)
+		goto done;
+	held = hold(pl, rfd, &st);
+	n = sf_sys(SYS_pread64, rfd, (long)head, sizeof head, 0, 0, 0);
+	if (n < 0)
+		goto done;
+	/* And file capabilities (ping...): present, or cannot tell. */
+	x = sf_sys(SYS_fgetxattr, rfd, (long)"security.capability", 0, 0, 0, 0);
+	if (x != -ENODATA && x != -EOPNOTSUPP)
+		goto done;
+	if (n >= 2 && head[0] == '#' && head[1] == '!') {
+		/* The kernel reads HEAD bytes of a script. */
+		script(pl, head, n < HEAD ? n : HEAD, filename, inaccessible, depth);
+		goto done;
+	}
+	if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
+		pl->t = elf_kind(rfd, head, n);
+	else
+		pl->t = T_PRELOAD; /* ENOEXEC, or binfmt_misc, which cannot open it by fd */
+	if (pl->t == T_PRELOAD && !held)
+		pl->t = T_KERNEL;
+	if (pl->t == T_PRELOAD) {
+		pl->fd = fd;
+		pl->fd_ours = ours;
+		ours = 0; /* kept */
+		if (depth > 0) /* the interpreter's argv[0]: its name as written */
+			pl->words[pl->nwords++] = filename;
+	}
+done:
+	if (pl->lease_fd >= 0 && pl->t != T_PRELOAD) {
+		if (pl->lease_fd == fd)
+			ours = 1; /* closed below, with its lease */
+		else
+			sf_sys(SYS_close, pl->lease_fd, 0, 0, 0, 0, 0);
+		pl->lease_fd = -1;
+	}
+	if (rfd != fd && rfd != pl->lease_fd)
+		sf_sys(SYS_close, rfd, 0, 0, 0, 0, 0);
+	if (ours)
+		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+/* The name the kernel gives the file: the path, or /dev/fd/N[/path]
+ * relative to a descriptor (bprm->filename). */
+static void kernel_filename(const struct exec_req *r, struct sf_buf *b)
+{
+	if (r->dirfd == AT_FDCWD || r->path[0] == '/') {
+		sf_puts(b, r->path);
+		return;
+	}
+	sf_puts(b, "/dev/fd/");
+	sf_putu(b, (uint64_t)r->dirfd);
+	if (r->path[0]) {
+		sf_putc(b, '/');
+		sf_puts(b, r->path);
+	}
+}
+
+static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *namebuf)
+{
+	int inaccessible = 0;
+	long e, fd;
+
+	pl->fd = -1;
+	pl->lease_fd = -1;
+	if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0) {
+		fails(pl, e);
+		return;
+	}
+	kernel_filename(r, namebuf);
+	pl->filename = namebuf->p;
+	if (r->dirfd != AT_FDCWD && r->path[0] != '/')
+		inaccessible = sf_sys(SYS_fcntl, r->dirfd, F_GETFD, 0, 0, 0, 0) > 0;
+	if (empty_path(r)) {
+		classify(pl, r->dirfd, 0, pl->filename, inaccessible, 0);
+		return;
+	}
+	fd = open_exec(r->dirfd, r->path, r->flags);
+	if (fd >= 0)
+		classify(pl, fd, 1, pl->filename, inaccessible, 0);
+	else if (gone(fd))
+		fails(pl, fd);
+	else /* execute-only, out of descriptors...: cannot tell, fail closed */
+		pl->t = T_KERNEL;
+}
+
+/* Whether the new image's loader will be able to open this library: a
+ * process that dropped its privileges or changed its root may no longer
+ * reach it, and a path with a space or a colon is cut in pieces by the
+ * loader; it then goes on without it ("cannot be preloaded: ignored"). */
+static int lib_reachable(void)
+{
+	const char *s;
+	long r;
+
+	if (!sf_cfg.lib_path)
+		return 0;
+	for (s = sf_cfg.lib_path; *s; s++)
+		if (*s == ' ' || *s == ':')
+			return 0;
+	r = sf_sys(SYS_faccessat2, AT_FDCWD, (long)sf_cfg.lib_path, R_OK, AT_EACCESS, 0, 0);
+	if (r == -ENOSYS)
+		r = sf_sys(SYS_faccessat, AT_FDCWD, (long)sf_cfg.lib_path, R_OK, 0, 0, 0);
+	return r == 0;
+}
+
+static int is_our_lib(const char *s, size_t n)
+{
+	static const char base[] = "libsecfilter.so";
+	size_t bl = sizeof base - 1, i;
+
+	if (sf_cfg.lib_path && n == sf_strlen(sf_cfg.lib_path)) {
+		for (i = 0; i < n && s[i] == sf_cfg.lib_path[i]; i++)
+			;
+		if (i == n)
+			return 1;
+	}
+	if (n < bl || (n > bl && s[n - bl - 1] != '/'))
+		return 0;
+	for (i = 0; i < bl; i++)
+		if (s[n - bl + i] != base[i])
+			return 0;
+	return 1;
+}
+
+/* LD_PRELOAD=<us> for an image that loads us: any other preload would be
+ * relocated (its IFUNC resolvers) and initialized before us, in whatever
+ * order.  For a kernel-filtered image the program's preloads without us.
+ * Returns 0 when nothing is left to preload. */
+static int build_preload(struct sf_buf *b, const char *prog, int with_us)
+{
+	const char *s = prog;
+
+	sf_puts(b, "LD_PRELOAD=");
+	if (with_us) {
+		sf_puts(b, sf_str(sf_cfg.lib_path));
+		return 1;
+	}
+	while (s && *s) {
+		size_t n = 0;
+		while (s[n] && s[n] != ':' && s[n] != ' ')
+			n++;
+		if (n && !is_our_lib(s, n)) {
+			if (b->p[b->len - 1] != '=')
+				sf_putc(b, ':');
+			sf_putn(b, s, n);
+		}
+		s += n + (s[n] != '\0');
+	}
+	return b->p[b->len - 1] != '=';
+}
+
+/* The loader's variables that act before our constructor, in an image
+ * that loads us: code (LD_AUDIT modules run before anything else) or
+ * calls (the debug and profiling output files it creates, what it
+ * prints).  LD_LIBRARY_PATH stays: see the README. */
+static int loader_var(const char *e)
+{
+	static const char *const vars[] = {
+		"LD_AUDIT=", "LD_DEBUG=", "LD_DEBUG_OUTPUT=", "LD_PROFILE=", "LD_PROFILE_OUTPUT=",
+		"LD_SHOW_AUXV=", "LD_TRACE_LOADED_OBJECTS=", "LD_TRACE_PRELINKING=",
+	};
+	unsigned i;
+
+	if (e[0] != 'L' || e[1] != 'D' || e[2] != '_')
+		return 0;
+	for (i = 0; i < sizeof vars / sizeof vars[0]; i++)
+		if (sf_startswith(e, vars[i]))
+			return 1;
+	return 0;
+}
+
+/* Every name dropped begins with L or S: most of an environment is
+ * passed on after one byte looked at. */
+static int dropped(const char *e, int with_us)
+{
+	if (e[0] != 'L' && e[0] != 'S')
+		return 0;
+	return sf_startswith(e, "LD_PRELOAD=") || sf_startswith(e, "SECFILTER_") ||
+	       (with_us && loader_var(e));
+}
+
+static const char *find_preload(char *const *envp)
+{
+	const char *v = NULL;
+
+	for (; envp && *envp; envp++)
+		if (**envp == 'L' && sf_startswith(*envp, "LD_PRELOAD="))
+			v = *envp + 11;
+	return v;
+}
+
+static size_t count_vec(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+static void fill_env(char **out, char *const *envp, char *preload, int has_preload,
+		     char *comm, int with_us)
+{
+	size_t k = 0;
+
+	if (has_preload)
+		out[k++] = preload;
+	if (with_us) {
+		out[k++] = (char *)__atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
+		out[k++] = sf_cfg.env_action;
+		if (sf_cfg.env_log)
+			out[k++] = (char *)sf_cfg.env_log;
+		out[k++] = sf_cfg.env_mode;
+		if (sf_cfg.supervisor)
+			out[k++] = (char *)sf_cfg.env_supervisor;
+		if (sf_rw_env())
+			out[k++] = (char *)sf_rw_env();
+		if (comm)
+			out[k++] = comm;
+		if (sf_cfg.env_audit) /* trusted mode: before the image's code */
+			out[k++] = (char *)sf_cfg.env_audit;
+	}
+	for (; envp && *envp; envp++)
+		if (!dropped(*envp, with_us))
+			out[k++] = *envp;
+	out[k] = NULL;
+}
+
+/* [interpreter, argument, ..., script, argv[1]...]: what the kernel would
+ * hand the innermost interpreter. */
+static void fill_argv(char **out, const struct plan *pl, char *const *argv)
+{
+	size_t k = 0;
+	int i;
+
+	for (i = pl->nwords - 1; i >= 0; i--)
+		out[k++] = (char *)pl->words[i];
+	if (argv && argv[0])
+		for (argv++; *argv; argv++)
+			out[k++] = *argv;
+	out[k] = NULL;
+}
+
+/* SECFILTER_COMM=<what the kernel would name the process>: executed by
+ * descriptor, the process would be named after the file's directory
+ * entry (or the descriptor's number, before Linux 6.13); the library's
+ * constructor in the new image puts the name back. */
+static void put_comm(struct sf_buf *b, const char *filename)
+{
+	const char *base = filename, *s;
+	int n;
+
+	for (s = filename; *s; s++)
+		if (*s == '/')
+			base = s + 1;
+	sf_puts(b, "SECFILTER_COMM=");
+	for (n = 0; base[n] && n < 15; n++)
+		sf_putc(b, base[n]);
+	sf_putc(b, '\0');
+}
+
+static long kernel_filter_now(void)
+{
+	struct sf_error err;
+
+	return sf_trusted_install(sf_cur, 0, &err);
+}
+
+static long exec_by_path(const struct exec_req *r, char **env)
+{
+	if (r->nr == SYS_execveat)
+		return sf_sys(SYS_execveat, r->dirfd, (long)r->path, (long)r->argv,
+			      (long)env, r->flags, 0);
+	return sf_sys(SYS_execve, (long)r->path, (long)r->argv, (long)env, 0, 0, 0);
+}
+
+/* SIG_IGN survives exec, and the program may have asked for it on SIGSYS
+ * (its shadow: the kernel's action is our handler, which exec resets to
+ * SIG_DFL).  For the exec itself it goes to the kernel, with every signal
+ * blocked meanwhile (no handler of the program may trap while SIGSYS is
+ * ignored: the kernel would kill the process).  The new image's library
+ * then finds it as the program's disposition, a static image as its own. */
+struct ignore {
+	int on;
+	uint64_t mask;
+	struct sf_ksigaction saved;
+};
+
+static void pass_ignore(struct ignore *g)
+{
+	struct sf_ksigaction shadow, ign = { 0 };
+	uint64_t all = ~0ull;
+
+	sf_sigsys_shadow_action(NULL, (uint64_t *)&shadow);
+	g->on = shadow.handler == (void *)SIG_IGN;
+	if (!g->on)
+		return;
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&g->mask, 8, 0, 0);
+	ign.handler = (void *)SIG_IGN;
+	ign.flags = SA_RESTORER;
+	ign.restorer = sf_restorer_plain;
+	sf_sys(SYS_rt_sigaction, SIGSYS, (long)&ign, (long)&g->saved, 8, 0, 0);
+}
+
+/* After an exec that failed. */
+static void unpass_ignore(struct ignore *g)
+{
+	if (!g->on)
+		return;
+	sf_sys(SYS_rt_sigaction, SIGSYS, (long)&g->saved, 0, 8, 0, 0);
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&g->mask, 0, 8, 0, 0);
+}
+
+/* Where an exec builds its plan, environment and arguments: a buffer of
+ * the library's own, mapped only for an exec that finds it taken (by
+ * another thread, or by an exec a signal handler interrupted) or too
+ * small (thousands of variables).  A fresh mapping for each exec, its
+ * first page faulted in, then unmapped, was 3-4 us of each (rdtsc,
+ * 2026-12-06).  A mapping's first word is its size. */
+#define BUF_HEAD 16
+static char exec_buf[16384] __attribute__((aligned(4096)));
+static int exec_buf_taken;
+
+static char *buf_get(size_t want)
+{
+	size_t n = (want + BUF_HEAD + 4095) & ~(size_t)4095;
+	int untaken = 0;
+	char *b;
+
+	if (want + BUF_HEAD <= sizeof exec_buf &&
+	    __atomic_compare_exchange_n(&exec_buf_taken, &untaken, 1, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return exec_buf;
+	b = sf_pages(n);
+	if (b)
+		*(size_t *)b = n;
+	return b;
+}
+
+static void buf_put(char *b)
+{
+	if (b == exec_buf)
+		__atomic_store_n(&exec_buf_taken, 0, __ATOMIC_RELEASE);
+	else
+		sf_unpages(b, *(size_t *)b);
+}
+
+/* The mapping of an exec in progress, until the exec returns.  A
+ * successful exec does not return: in a child that shares its parent's
+ * memory (vfork, posix_spawn's CLONE_VM|CLONE_VFORK), the mapping would
+ * stay in the parent for good (a page a command of a shell, before
+ * 2026-12-06).  The child runs on its parent's thread pointer, so this
+ * slot is the parent thread's, and the parent, which the kernel holds
+ * until the child has exec'd or exited, takes back what it finds here
+ * (clone.c, interpose/vfork.S). */
+static __thread char *pending;
+
+void sf_exec_reap(void)
+{
+	if (pending) {
+		buf_put(pending);
+		pending = NULL;
+	}
+}
+
+/* Everything is built in one mapping (buf_get) rather than on the stack:
+ * this runs in the SIGSYS handler, on whatever stack the program made the
+ * call from (a small thread stack, a posix_spawn child's). */
+long sf_exec(struct sf_call *c)
+{
+	struct exec_req r;
+	struct plan *pl;
+	const char *prog_pre;
+	struct sf_buf pre, name, comm;
+	struct ignore ign;
+	size_t nenv, nargv, size, off;
+	char *buf, *outer, *mem, **env, **argv;
+	int has_pre, with_us;
+	long ret, plen;
+
+	/* log mode's summary of this image, which the exec ends */
+	if (__atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED) && !sf_in_vfork)
+		sf_logsum_flush();
+
+	read_req(c, &r);
+	/* Read below: a bad path, argv or envp is the kernel's EFAULT, not
+	 * our SIGSEGV.  (The kernel would report a missing file first; the
+	 * exec fails either way.) */
+	if ((plen = sf_user_exec_args(r.path, r.argv, r.envp)) < 0)
+		return -EFAULT;
+	prog_pre = find_preload(r.envp);
+	nenv = count_vec(r.envp);
+	nargv = count_vec(r.argv);
+	/* environment (ours: up to 10 entries with its NULL) and arguments;
+	 * the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
+	off = (nenv + 10 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
+	size = off + sizeof *pl + sf_strlen(sf_str(sf_cfg.lib_path)) +
+	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
+	buf = buf_get(size);
+	if (!buf)
+		return -ENOMEM;
+	mem = buf + BUF_HEAD;
+	env = (char **)mem;
+	argv = env + nenv + 10;
+	pl = (struct plan *)(mem + off);
+	off += sizeof *pl;
+	sf_memset(pl, 0, sizeof *pl);
+	pre = (struct sf_buf){ mem + off, 0, sf_strlen(sf_str(sf_cfg.lib_path)) +
+					 (prog_pre ? sf_strlen(prog_pre) : 0) + 16 };
+	off += pre.cap;
+	comm = (struct sf_buf){ mem + off, 0, 32 };
+	off += comm.cap;
+	name = (struct sf_buf){ mem + off, 0, size - off };
+
+	probe(pl, &r, &name);
+	if (pl->t == T_FAILS) {
+		ret = pl->err;
+		goto out;
+	}
+	if (pl->t == T_PRELOAD && !lib_reachable())
+		pl->t = T_KERNEL;
+	with_us = pl->t == T_PRELOAD;
+	has_pre = build_preload(&pre, prog_pre, with_us);
+	if (with_us && !empty_path(&r))
+		put_comm(&comm, pl->filename);
+	fill_env(env, r.envp, pre.p, has_pre, comm.len ? comm.p : NULL, with_us);
+	if (with_us && pl->nscripts)
+		fill_argv(argv, pl, r.argv);
+	else
+		argv = (char **)r.argv;
+	outer = pending; /* an exec this one's signal handler interrupted */
+	pending = buf;
+	if (!with_us) {
+		/* fail closed: no exec without its filter */
+		if ((ret = kernel_filter_now()) == 0) {
+			pass_ignore(&ign);
+			ret = exec_by_path(&r, env);
+			unpass_ignore(&ign);
+		}
+	} else if (pl->lease_fd >= 0 &&
+		   sf_sys(SYS_fcntl, pl->lease_fd, F_GETLEASE, 0, 0, 0, 0) != F_RDLCK) {
+		/* The lease was broken (a writer waited out lease-break-time):
+		 * the content may have changed since we read it. */
+		ret = -EAGAIN;
+	} else {
+		pass_ignore(&ign);
+		ret = sf_sys(SYS_execveat, pl->fd, (long)"", (long)argv, (long)env,
+			     AT_EMPTY_PATH, 0);
+		unpass_ignore(&ign);
+	}
+	pending = outer;
+out:
+	if (pl->lease_fd >= 0 && pl->lease_fd != pl->fd)
+		sf_sys(SYS_close, pl->lease_fd, 0, 0, 0, 0, 0);
+	if (pl->fd_ours)
+		sf_sys(SYS_close, pl->fd, 0, 0, 0, 0, 0);
+	buf_put(buf);
+	return ret;
+}
