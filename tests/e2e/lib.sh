@@ -132,7 +132,7 @@ CC
 }
 
 # expect_sigsys STATUS: a shell's view of SIGSYS, the kill of a kernel
-# filter (trusted mode's listener, preload/notify.c, as the kernel's own).
+# filter (trusted mode's listener, preload/trap/notify.c, as the kernel's own).
 expect_sigsys() {
 	[ "$1" -eq 159 ] || fail "expected SIGSYS (159), got status $1"
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Trusted mode through LD_AUDIT alone, under a policy too narrow for a
 # reporter inside the program: learned from /bin/true, it allows no write,
-# getpid or kill.  The tree's listener (preload/notify.c), forked before
+# getpid or kill.  The tree's listener (preload/trap/notify.c), forked before
 # the filter, writes the report from outside and kills with SIGSYS.
 . "$TOP/tests/e2e/lib.sh"
 

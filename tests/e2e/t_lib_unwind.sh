@@ -83,7 +83,7 @@ done
 
 # The same cases in trusted mode: the listener reports and sends the
 # thread SIGSYS, whose handler writes the backtrace from the thread's
-# context at the call (preload/notify.c).
+# context at the call (preload/trap/notify.c).
 for how in malloc handler; do
 	pol=$DENY
 	[ $how = malloc ] && pol='*: 1; brk: 0'

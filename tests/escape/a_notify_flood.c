@@ -1,7 +1,7 @@
 // escape: flood and forge the kill's report channel (listener's SIGSYS, many denied at once)
 // expect: interpose=stop trusted=stop run=stop
 /* Trusted mode's report of a kill comes from a listener outside the
- * program (preload/notify.c, tools/listen.c), which answers the kernel's
+ * program (preload/trap/notify.c, tools/listen.c), which answers the kernel's
  * notification of a denied call by killing the caller.  This attempt
  * tries to make it answer anything else: 48 processes at once (more than
  * the listener tracks as dying), each with 3 threads that keep making the
@@ -19,7 +19,7 @@
 
 #define PROCS 48
 #define THREADS 3
-#define DIE_MAGIC 0x5ec0d1e5 /* preload/notify.c: the listener's SIGSYS */
+#define DIE_MAGIC 0x5ec0d1e5 /* preload/trap/notify.c: the listener's SIGSYS */
 
 static const char *marker;
 static struct {
