@@ -678,3 +678,65 @@ int sf_landlock_enforce(const struct sf_landlock *ll, unsigned first,
 	sf_ll_close(&f, env->sys);
 	return rc;
 }
+
+/* ---- What an exec'd image inherits ---- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n--)
+		h = (h ^ *s++) * 0x100000001b3ull;
+	return h;
+}
+
+/* Layers 0..n-1 only: a policy narrowed later (secfilter_apply) still
+ * matches the fact its first layers were entered under. */
+static uint64_t layers_hash(const struct sf_landlock *ll, unsigned n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint32_t i;
+
+	for (i = 0; i < ll->nrules && ll->rules[i].layer < n; i++) {
+		const struct sf_ll_rule *r = &ll->rules[i];
+		const char *path = r->net ? "" : ll->strings + r->path;
+
+		h = fnv(h, &r->access, sizeof r->access);
+		h = fnv(h, &r->port, sizeof r->port);
+		h = fnv(h, &r->layer, sizeof r->layer);
+		h = fnv(h, &r->net, sizeof r->net);
+		h = fnv(h, path, strlen(path) + 1);
+	}
+	return fnv(h, &n, sizeof n);
+}
+
+size_t sf_ll_fact(const struct sf_landlock *ll, unsigned n, char *buf, size_t cap)
+{
+	static const char hexd[] = "0123456789abcdef";
+	char text[sizeof SF_LL_FACT_VAR + 24], *o = text;
+	uint64_t h = layers_hash(ll, n);
+	int i;
+
+	memcpy(o, SF_LL_FACT_VAR "=", sizeof SF_LL_FACT_VAR);
+	o += sizeof SF_LL_FACT_VAR;
+	*o++ = (char)('a' + n); /* n <= 16 */
+	*o++ = ':';
+	for (i = 60; i >= 0; i -= 4)
+		*o++ = hexd[(h >> i) & 15];
+	*o = '\0';
+	if ((size_t)(o - text) < cap)
+		memcpy(buf, text, (size_t)(o - text) + 1);
+	return (size_t)(o - text);
+}
+
+unsigned sf_ll_fact_entered(const struct sf_landlock *ll, const char *value)
+{
+	char mine[sizeof SF_LL_FACT_VAR + 24];
+	unsigned n;
+
+	if (!ll || !value || value[0] < 'a' || value[0] > 'a' + ll->nlayers)
+		return 0;
+	n = (unsigned)(value[0] - 'a');
+	sf_ll_fact(ll, n, mine, sizeof mine);
+	return strcmp(mine + sizeof SF_LL_FACT_VAR, value) == 0 ? n : 0;
+}

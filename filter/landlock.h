@@ -142,6 +142,19 @@ void sf_ll_close(struct sf_ll_fds *f, sf_ll_sys_fn sys);
 int sf_landlock_enforce(const struct sf_landlock *ll, unsigned first,
 			const struct sf_ll_env *env, struct sf_error *err);
 
+/* The fact an exec'd image is handed: "SECFILTER_LANDLOCK=<n>:<hash>",
+ * layers 0..n-1 of ll entered already (n as one letter, 'a' + n; the hash
+ * over those layers' rules).  Written by whoever entered them (the
+ * library at exec, `run`), so that the next image does not stack the
+ * same layers again (at most 16).  snprintf-like. */
+#define SF_LL_FACT_VAR "SECFILTER_LANDLOCK"
+size_t sf_ll_fact(const struct sf_landlock *ll, unsigned n, char *buf, size_t cap);
+
+/* The layers a fact's value (after '=') says are entered, when it
+ * describes ll's first layers; 0 otherwise.  Whether to believe it is the
+ * caller's call (doc/security.md). */
+unsigned sf_ll_fact_entered(const struct sf_landlock *ll, const char *value);
+
 /* The fs./net. lines of the canonical form (landlock.layer between
  * layers), snprintf-like; "" for NULL. */
 size_t sf_landlock_print(const struct sf_landlock *ll, char *buf, size_t cap);

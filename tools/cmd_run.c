@@ -345,7 +345,7 @@ static char **interpose_env(const struct run *r, size_t *own)
 	static const char *const drop[] = {
 		"LD_PRELOAD", "SECFILTER_POLICY", "SECFILTER_POLICY_FILE",
 		"SECFILTER_ACTION", "SECFILTER_MODE", "SECFILTER_HANDSHAKE",
-		"SECFILTER_SUPERVISOR",
+		"SECFILTER_SUPERVISOR", SF_LL_FACT_VAR,
 	};
 	const char *old = getenv("LD_PRELOAD");
 	size_t n = 0, k = 0, i;
@@ -375,6 +375,10 @@ static char **interpose_env(const struct run *r, size_t *own)
 	env[k++] = env_entry("SECFILTER_HANDSHAKE", fd, "", "");
 	if (r->sup_name[0])
 		env[k++] = env_entry("SECFILTER_SUPERVISOR", r->sup_name, "", "");
+	/* the child enters every layer before its exec: the library in PROG
+	 * must not stack them a second time */
+	if (r->ll.n)
+		env[k++] = landlock_fact(r->policy);
 	env[k] = NULL;
 	return env;
 }

@@ -106,3 +106,12 @@ void landlock_release(struct sf_ll_fds *fds)
 {
 	sf_ll_close(fds, ll_sys);
 }
+
+char *landlock_fact(const struct sf_policy *p)
+{
+	size_t n = sf_ll_fact(p->landlock, p->landlock->nlayers, NULL, 0);
+	char *fact = xmalloc(n + 1);
+
+	sf_ll_fact(p->landlock, p->landlock->nlayers, fact, n + 1);
+	return fact;
+}

@@ -22,4 +22,8 @@ int landlock_enter(const void *ctx);
 
 void landlock_release(struct sf_ll_fds *fds);
 
+/* "SECFILTER_LANDLOCK=..." for PROG's environment: all of p's layers
+ * entered (landlock_enter), allocated. */
+char *landlock_fact(const struct sf_policy *p);
+
 #endif

@@ -503,6 +503,13 @@ static int apply_text(const char *policy)
 			unprepare(&pub);
 			return set_error(msg), r;
 		}
+		/* the layers it adds, before a kernel filter that may deny the
+		 * calls; in force for good, like that filter */
+		if ((r = sf_ll_narrow(np, &err)) < 0) {
+			sf_policy_free(np);
+			unprepare(&pub);
+			return set_error(err.text), r;
+		}
 		if ((in_kernel = also_in_kernel(np, &err)) < 0) {
 			sf_policy_free(np);
 			unprepare(&pub);

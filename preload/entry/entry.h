@@ -8,6 +8,15 @@
 /* init.c */
 int sf_settings_from_env(const char **msg);
 int sf_boot_trusted(void); /* from la_version; 1 when it became the authority */
+/* err's text on stderr, and exit status 125 */
+void sf_apply_error(const struct sf_error *err) __attribute__((noreturn));
+
+/* landlock.c: the policy's fs./net. layers entered at the start (fact:
+ * SECFILTER_LANDLOCK's value, or NULL; all_inherited: the kernel says
+ * this very policy is in force already), exit 125 when they cannot be;
+ * and by secfilter_apply, the layers it added (0 or -errno, err). */
+void sf_ll_boot(const struct sf_policy *p, const char *fact, int all_inherited);
+int sf_ll_narrow(const struct sf_policy *p, struct sf_error *err);
 
 /* api.c */
 int sf_publish(const struct sf_policy *p); /* state mapping + env text */

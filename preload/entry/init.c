@@ -15,10 +15,12 @@
 
 #include "mem.h"
 #include "entry.h"
+#include "landlock.h"
 #include "notify.h"
 
 struct env_in {
 	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
+	const char *landlock; /* the layers entered already (landlock.c) */
 	const char *audit; /* LD_AUDIT's value, if set */
 };
 
@@ -58,7 +60,8 @@ static void read_env(struct env_in *e, char **env)
 		       take(s, "SECFILTER_MODE", &e->mode) ||
 		       take(s, "SECFILTER_HANDSHAKE", &e->handshake) ||
 		       take(s, "SECFILTER_COMM", &e->comm) ||
-		       take(s, "SECFILTER_SUPERVISOR", &e->supervisor));
+		       take(s, "SECFILTER_SUPERVISOR", &e->supervisor) ||
+		       take(s, SF_LL_FACT_VAR, &e->landlock));
 	}
 }
 
@@ -322,7 +325,7 @@ static void resolve_lib_path(const char *audit)
 		sf_cfg.env_audit = dup_str("LD_AUDIT=", sf_cfg.lib_path, "");
 }
 
-static void apply_error(const struct sf_error *err)
+void sf_apply_error(const struct sf_error *err)
 {
 	size_t n = sf_strlen(err->text);
 
@@ -330,6 +333,7 @@ static void apply_error(const struct sf_error *err)
 	if (n == 0 || err->text[n - 1] != '\n')
 		sf_write_all(2, "\n", 1);
 	sf_sys(SYS_exit_group, 125, 0, 0, 0, 0, 0);
+	__builtin_unreachable();
 }
 
 static const struct sf_policy *load_policy(const struct env_in *e)
@@ -358,7 +362,7 @@ static const struct sf_policy *load_policy(const struct env_in *e)
 	if (buf)
 		sf_unpages(buf, cap);
 	if (r < 0)
-		apply_error(&err);
+		sf_apply_error(&err);
 	return p;
 }
 
@@ -401,20 +405,34 @@ static void strip_env(const char *prefix)
  * not fail in practice; if it does, the exit status 125 still tells).
  * An image exec'd in trusted mode has the guard already, and adds its
  * copy of the policy's filter only where the inherited one lets it. */
-static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited)
+/* A filter of this very policy in force (the mark, trusted.c): the same
+ * build compiled the same text, which took it then.  No text, no id: then
+ * the program's hash, after compiling. */
+static void boot_id(struct sf_prog *prog)
 {
 	static const char prefix[] = "SECFILTER_POLICY=";
 	const char *env = sf_env_policy; /* p's short form after the prefix (api.c) */
 	const char *text = env ? env + sizeof prefix - 1 : "";
+
+	sf_trusted_boot_id(text, sf_strlen(text), prog);
+	if (!env)
+		prog->id = 0;
+}
+
+static int same_filter_inherited(void)
+{
+	struct sf_prog prog;
+
+	boot_id(&prog);
+	return sf_trusted_in_force(&prog);
+}
+
+static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited)
+{
 	struct sf_error err;
 	struct sf_prog prog;
 
-	/* A filter of this very policy in force (the mark, trusted.c): the
-	 * same build compiled the same text, which took it then.  No text,
-	 * no id: then the program's hash, after compiling. */
-	sf_trusted_boot_id(text, sf_strlen(text), &prog);
-	if (!env)
-		prog.id = 0;
+	boot_id(&prog);
 	/* Nothing to add either where the inherited filter denies the calls
 	 * that add one; its tree then has no mark (trusted.c) to ask. */
 	if (inherited && (sf_trusted_in_force(&prog) || !sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
@@ -426,13 +444,13 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 	if (!inherited)
 		sf_notify_prepare(p); /* the first image's kills to a listener */
 	if (sf_trusted_compile_boot(p, &prog, &err) < 0)
-		apply_error(&err);
+		sf_apply_error(&err);
 	if (hs)
 		handshake(hs);
 	if (!inherited && sf_guard_install() < 0)
 		sf_fatal("secfilter: cannot install the guard filter");
 	if (sf_notify_load(&prog, p, &err) < 0)
-		apply_error(&err);
+		sf_apply_error(&err);
 	sf_kernel_on = 1;
 }
 
@@ -596,6 +614,11 @@ int sf_boot_trusted(void)
 		sf_fatal("secfilter: out of memory");
 	if (!inherited || sf_may(SYS_rt_sigprocmask, SIG_UNBLOCK))
 		unblock_sigsys();
+	/* Before the kernel filter, which may deny Landlock's calls.  The
+	 * mark of this very policy says its ancestor entered all of its
+	 * layers (it does so before its filter), and cannot be forged: it is
+	 * the kernel's answer. */
+	sf_ll_boot(p, e.landlock, inherited && same_filter_inherited());
 	enforce_trusted(p, e.handshake, inherited);
 	return 1;
 }
@@ -634,6 +657,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	if (sf_publish(p) < 0)
 		sf_fatal("secfilter: out of memory");
 	unblock_sigsys();
+	sf_ll_boot(p, e.landlock, 0);
 	others = sf_other_threads();
 	arm_or_die();
 	if (others)

@@ -219,4 +219,12 @@ static inline uintptr_t sf_rw_site_of(uintptr_t ip, const ucontext_t *uc)
 	return f ? f(ip, uc) : ip;
 }
 
+/* llfact.c: the Landlock layers of the policy this process has entered
+ * (filter/landlock.h), and "SECFILTER_LANDLOCK=..." saying so for exec;
+ * NULL while none is. */
+struct sf_landlock;
+void sf_ll_set_entered(const struct sf_landlock *ll, unsigned n);
+unsigned sf_ll_entered(void);
+const char *sf_ll_env(void);
+
 #endif

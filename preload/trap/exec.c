@@ -580,6 +580,8 @@ static void fill_env(char **out, char *const *envp, char *preload, int has_prelo
 			out[k++] = (char *)sf_cfg.env_supervisor;
 		if (sf_rw_env())
 			out[k++] = (char *)sf_rw_env();
+		if (sf_ll_env())
+			out[k++] = (char *)sf_ll_env();
 		if (comm)
 			out[k++] = comm;
 		if (sf_cfg.env_audit) /* trusted mode: before the image's code */
@@ -756,9 +758,9 @@ long sf_exec(struct sf_call *c)
 	prog_pre = find_preload(r.envp);
 	nenv = count_vec(r.envp);
 	nargv = count_vec(r.argv);
-	/* environment (ours: up to 10 entries with its NULL) and arguments;
+	/* environment (ours: up to 11 entries with its NULL) and arguments;
 	 * the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
-	off = (nenv + 10 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
+	off = (nenv + 11 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
 	size = off + sizeof *pl + sf_strlen(sf_str(sf_cfg.lib_path)) +
 	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
 	buf = buf_get(size);
