@@ -52,6 +52,7 @@ static void hand_off(struct link_map *map)
 	*IN_COPY(map, sf_cfg) = sf_cfg; /* its strings stay ours */
 	*IN_COPY(map, sf_cur) = sf_cur;
 	*IN_COPY(map, sf_enforce) = sf_enforce;
+	*IN_COPY(map, sf_ll_watch) = sf_ll_watch; /* its wrappers report */
 	*IN_COPY(map, sf_authority) = &sf_authority_iface;
 }
 

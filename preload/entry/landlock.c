@@ -86,6 +86,7 @@ void sf_ll_boot(const struct sf_policy *p, const char *fact, int all_inherited)
 			sf_apply_error(&err);
 	}
 	sf_ll_set_entered(ll, ll->nlayers);
+	sf_ll_watch = 1;
 }
 
 int sf_ll_narrow(const struct sf_policy *p, struct sf_error *err)
@@ -99,5 +100,6 @@ int sf_ll_narrow(const struct sf_policy *p, struct sf_error *err)
 	if ((r = enter(ll, first, err)) < 0)
 		return r;
 	sf_ll_set_entered(ll, ll->nlayers);
+	sf_ll_watch = 1;
 	return 0;
 }

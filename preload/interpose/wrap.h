@@ -65,7 +65,8 @@ sf_wrap6(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 
 	if (sf_wrap_check(nr, a0, a1, a2, a3, a4, a5, ip, &r))
 		return r;
-	return sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	r = sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	return sf_ll_seen(nr, r, a0, a1, a2, a3, a4, a5);
 }
 
 /* For the functions POSIX makes cancellation points (read, write, open,
@@ -95,7 +96,7 @@ sf_wrap6_cancel(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 	setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
 	r = sf_sc6(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	setcanceltype(old, NULL);
-	return r;
+	return sf_ll_seen(nr, r, a0, a1, a2, a3, a4, a5);
 }
 
 /* The one place where a wrapper sets errno. */

@@ -64,4 +64,22 @@ static inline __attribute__((always_inline)) void sf_logsum_before(long nr)
  * could not be written here (NULL: it was). */
 void sf_tell_supervisor(const struct sf_call *c, const char *report, size_t n);
 
+/* llreport.c: a call's failure Landlock may have caused, reported when
+ * the policy's fs./net. rules do not grant what it needed (r: its
+ * result).  Called only on an error return while sf_ll_watch is set (the
+ * process entered layers of its own: entry/landlock.c). */
+extern int sf_ll_watch;
+void sf_ll_result(long nr, long r, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		  uint64_t a4, uint64_t a5) __attribute__((cold));
+static inline __attribute__((always_inline)) long sf_ll_seen(long nr, long r, uint64_t a0,
+							      uint64_t a1, uint64_t a2,
+							      uint64_t a3, uint64_t a4,
+							      uint64_t a5)
+{
+	if (__builtin_expect((unsigned long)r > -4096UL, 0) &&
+	    __atomic_load_n(&sf_ll_watch, __ATOMIC_RELAXED))
+		sf_ll_result(nr, r, a0, a1, a2, a3, a4, a5);
+	return r;
+}
+
 #endif

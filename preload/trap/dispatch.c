@@ -33,7 +33,8 @@ long sf_handle(struct sf_call *c)
 	if (c->i386) /* as it was made */
 		return sf_sys32(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
 				(long)c->a[3], (long)c->a[4], (long)c->a[5]);
-	return sf_issue(c);
+	return sf_ll_seen(c->nr, sf_issue(c), c->a[0], c->a[1], c->a[2], c->a[3], c->a[4],
+			  c->a[5]);
 }
 
 /* The site of the trapped call this thread is handling, 0 if none: a
