@@ -1,0 +1,145 @@
+# Files and ports (fs., net.) enforced by libsecfilter.so itself, in each
+# of its ways of starting: LD_PRELOAD (interposition), LD_AUDIT (trusted
+# mode), and under `secfilter run`, which enters Landlock before exec
+# and tells the library so.  What must hold: the write the policy grants
+# works and the one it does not fails with EACCES and a report (none in
+# trusted mode without LD_PRELOAD: no wrapper sees the result); an exec
+# chain deeper than Landlock's 16 layers still runs and is still
+# restricted at its bottom; the "already entered" fact cannot be forged
+# into skipping a layer; secfilter_apply narrows and cannot widen; the
+# ways around a path rule (symlink, '..', /proc/self/root, rename,
+# io_uring) fail in the library's starts too (run's: t_cli_landlock.sh).
+. "$TOP/tests/e2e/lib.sh"
+
+abi=$(python3 -c 'import ctypes; print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))')
+if [ "$abi" -lt 3 ]; then
+	echo "skip: this kernel's Landlock ABI is $abi (3 needed for fs.truncate)" >&2
+	exit 0
+fi
+PY=/usr/bin/python3
+[ -x $PY ] || { echo "skip: no $PY" >&2; exit 0; }
+
+S=$SCRATCH
+mkdir -p "$S/a" "$S/b"
+echo data > "$S/in"
+echo secret > "$S/b/secret"
+P="*: 1; fs.read: /usr /lib /etc /proc $S; fs.exec: /usr /lib /lib64 /bin; fs.write: /dev/null $S/a"
+cp "$TOP/tests/e2e/landlock_attack.py" attack.py
+
+# start HOW CMD...: CMD under $P, started HOW
+start() {
+	local how=$1; shift
+	case $how in
+	preload) LD_PRELOAD=$LIB SECFILTER_POLICY=$P "$@" ;;
+	audit) LD_AUDIT=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY=$P "$@" ;;
+	audit+preload) LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY=$P "$@" ;;
+	run) $SECFILTER run --interpose -e "$P" -- "$@" ;;
+	*) fail "start: $how" ;;
+	esac
+}
+
+untouched() {
+	[ ! -e "$S/b/x" ] || fail "$*: $S/b/x was made: $(cat "$S/b/x")"
+	[ "$(cat "$S/b/secret")" = secret ] || fail "$*: $S/b/secret changed"
+	[ "$(ls "$S/b")" = secret ] || fail "$*: $S/b now holds $(ls "$S/b")"
+}
+
+# deep.sh N: N nested `sh -c`, each one exec'd by the one above; the
+# innermost copies into $S/b
+cat > deep.sh <<EOF
+n=\$1
+if [ "\$n" -gt 0 ]; then exec sh -c "sh $S/deep.sh \$((n-1)); echo level\$n=\\\$?"; fi
+cp "$S/in" "$S/b/x"; echo bottom=\$?
+EOF
+
+for how in preload audit audit+preload run; do
+	rm -rf "$S/a"/*
+	expect_status 0 start $how cp "$S/in" "$S/a/x"
+	[ "$(cat "$S/a/x")" = data ] || fail "$how: cp into $S/a did not copy"
+	expect_status 1 start $how cp "$S/in" "$S/b/x" 2> err
+	expect_grep "cannot create regular file '$S/b/x': Permission denied" err
+	untouched "$how cp"
+	if [ $how = audit ]; then
+		# no wrapper of the library in the program: nothing sees the EACCES
+		expect_no_grep 'denied by Landlock' err
+	else
+		expect_grep "^cp\[[0-9]+\]: openat denied by Landlock: \"$S/b/x\" needs fs.make_reg$" err
+		expect_grep "^    rule: fs.write \(SECFILTER_POLICY:1\) does not grant it here$" err
+		expect_grep "^    add: fs.write: $S/b$" err
+	fi
+	# relative: as given, and where it resolves
+	if [ $how = preload ]; then
+		(cd "$S/a" && expect_status 1 start $how cp ../in ../b/x) 2> err
+		expect_grep "openat denied by Landlock: \"../b/x\" \($S/b/x\) needs fs.make_reg$" err
+	fi
+
+	# 20 images deep: each inherits the domain, none stacks it again
+	expect_status 0 start $how sh deep.sh 20 > out 2> err
+	expect_grep '^bottom=1$' out
+	[ "$(grep -c '^level[0-9]*=0$' out)" = 20 ] || fail "$how: the chain broke: $(cat out err)"
+	expect_grep "cannot create regular file '$S/b/x': Permission denied" err
+	untouched "$how deep chain"
+
+	# a fact forged inside: whatever the variable says, the image runs in
+	# the domain it inherited (and exec in interposition mode replaces it)
+	expect_status 1 start $how sh -c "SECFILTER_LANDLOCK=q:0000000000000000 SECFILTER_POLICY='*: 1' cp $S/in $S/b/x" 2> err
+	expect_grep 'Permission denied' err
+	untouched "$how forged fact"
+
+	# the ways around a path rule
+	for way in "write $S/a/../b/x" "write /proc/self/root$S/b/x" "symlink-write $S/a/own $S/b/x"; do
+		rm -f "$S/a/own"
+		expect_status 1 start $how $PY attack.py $way 2> err
+		expect_grep ': EACCES$' err
+		untouched "$how $way"
+	done
+	echo mine > "$S/a/f"
+	expect_status 1 start $how $PY attack.py rename "$S/a/f" "$S/b/x" 2> err
+	expect_grep '^rename: EACCES$' err
+	untouched "$how rename out"
+done
+
+# The fact as its first image gets it, set by hand where no layer was
+# entered: no no_new_privs, so it is not believed.
+fact=$(LD_PRELOAD=$LIB SECFILTER_POLICY=$P sh -c 'sh -c "env" | grep "^SECFILTER_LANDLOCK="')
+[ -n "$fact" ] || fail "no fact passed across exec"
+expect_status 1 env "$fact" LD_PRELOAD=$LIB SECFILTER_POLICY="$P" cp "$S/in" "$S/b/x" 2> err
+expect_grep 'Permission denied' err
+untouched "forged fact outside"
+# and one that claims more layers than this policy has
+expect_status 1 env SECFILTER_LANDLOCK=q:0 LD_PRELOAD=$LIB SECFILTER_POLICY="$P" cp "$S/in" "$S/b/x" 2> err
+untouched "forged count outside"
+
+# io_uring: a ring's OPENAT goes through the same Landlock check
+if command -v cc > /dev/null; then
+	cc -O1 -I"$TOP/tests/escape" -o ring_open "$TOP/tests/escape/a_uring_named.c"
+	for how in preload audit run; do
+		P="$P; fs.exec: $S/ring_open; io_uring_setup: 1" \
+			expect_status 1 start $how ./ring_open "$S/b/x"
+		untouched "$how io_uring"
+	done
+fi
+
+# secfilter_apply: a layer of its own, which narrows and cannot widen
+cat > narrow.py <<EOF
+import ctypes, sys
+lib = ctypes.CDLL(None)
+def write(path):
+    try:
+        open(path, "w").write("x")
+        return "ok"
+    except OSError as e:
+        return e.strerror
+print("before", write("$S/a/one"))
+if lib.secfilter_apply(sys.argv[1].encode()) != 0:
+    print("apply failed"); sys.exit(3)
+print("after", write("$S/a/two"), write("$S/a/sub/three"), write("$S/b/x"))
+EOF
+mkdir -p "$S/a/sub"
+for how in preload run; do
+	rm -f "$S/a/one" "$S/a/two" "$S/a/sub/three"
+	expect_status 0 start $how $PY narrow.py "fs.read: /; fs.write: $S/a/sub $S/b" > out
+	expect_grep '^before ok$' out
+	expect_grep '^after Permission denied ok Permission denied$' out
+	untouched "$how apply"
+done
