@@ -152,6 +152,47 @@ static void narrowing_adds_a_layer(void **state __attribute__((unused)))
 	sf_policy_free(e);
 }
 
+/* The fact an exec'd image trusts (SECFILTER_LANDLOCK): it says how many
+ * of this policy's first layers are entered, and matches nothing else. */
+static void the_entered_fact_names_its_layers(void **state __attribute__((unused)))
+{
+	struct sf_policy *a = t_parse(NULL, "*: 1; fs.read: /usr /etc");
+	struct sf_policy *b = t_parse(a, "fs.read: /usr/bin");
+	struct sf_policy *other = t_parse(NULL, "*: 1; fs.read: /usr");
+	char fa[64], fb1[64], fb2[64];
+	const size_t skip = sizeof SF_LL_FACT_VAR;
+	const struct {
+		const struct sf_policy *p;
+		const char *value;
+		unsigned want;
+	} rows[] = {
+		{ a, fa + skip, 1 },       /* the fact of a: all of a */
+		{ b, fa + skip, 1 },       /* narrowed after: its first layer only */
+		{ b, fb1 + skip, 1 },
+		{ b, fb2 + skip, 2 },
+		{ a, fb2 + skip, 0 },      /* more layers than a has */
+		{ other, fa + skip, 0 },   /* another policy's layer */
+		{ a, "b:0000000000000000", 0 },
+		{ a, "q:", 0 },
+		{ a, "", 0 },
+		{ a, NULL, 0 },
+	};
+	unsigned i;
+	size_t n = sf_ll_fact(a->landlock, 1, fa, sizeof fa);
+
+	assert_int_equal(n, strlen(fa));
+	sf_ll_fact(b->landlock, 1, fb1, sizeof fb1);
+	sf_ll_fact(b->landlock, 2, fb2, sizeof fb2);
+	assert_true(strncmp(fa, SF_LL_FACT_VAR "=b:", skip + 2) == 0);
+	assert_string_equal(fa, fb1);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		assert_int_equal(sf_ll_fact_entered(rows[i].p->landlock, rows[i].value),
+				 rows[i].want);
+	sf_policy_free(a);
+	sf_policy_free(b);
+	sf_policy_free(other);
+}
+
 static void layers_stop_at_the_kernels_limit(void **state __attribute__((unused)))
 {
 	struct sf_policy *p = t_parse(NULL, "*: 1; fs.read: /"), *q;
@@ -417,6 +458,7 @@ int main(void)
 		cmocka_unit_test(rights_print_canonically),
 		cmocka_unit_test(rules_accumulate_in_one_layer),
 		cmocka_unit_test(narrowing_adds_a_layer),
+		cmocka_unit_test(the_entered_fact_names_its_layers),
 		cmocka_unit_test(layers_stop_at_the_kernels_limit),
 		cmocka_unit_test(enforcer_handles_every_right_of_the_abi),
 		cmocka_unit_test(a_net_layer_handles_no_files),
