@@ -99,6 +99,10 @@ struct sf_ast {
  * with sf_ast_free even on failure.  Returns 0 or a negative errno with
  * err filled in. */
 int sf_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err);
+/* The same, reporting every error and the warnings through d (d NULL:
+ * sf_parse); the return value and err are the first error's. */
+int sf_parse_diag(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err,
+		  struct sf_diag *d);
 
 /* Front ends for other syntaxes: they read source src of ast (added with
  * sf_ast_src) into rules of ast, as sf_parse does.  Same contract.
@@ -159,6 +163,15 @@ int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
 void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint32_t src,
 		  unsigned line, unsigned col, unsigned len, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
+
+/* A warning at line:col of source src, formatted as sf_error_src does,
+ * with "warning:" for "error:" (err->code 0). */
+void sf_warning_src(struct sf_error *err, const struct sf_ast *ast, uint32_t src,
+		    unsigned line, unsigned col, unsigned len, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+/* A warning about the whole of source, no line: "source: warning: ...". */
+void sf_warning_at(struct sf_error *err, const char *source, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Fills err with a message at line:col (1-based), underlining len bytes
  * of the source line, which is found in text.  line 0: no position. */
