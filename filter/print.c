@@ -16,7 +16,7 @@
  * reads it (`!(flags & (O_WRONLY|O_RDWR))`).  Two or more `==` tests of
  * one argument side by side in a `||` chain are a set: `fd in {1, 2}`.
  * The short form an exec'd image parses keeps plain numbers (no table
- * look-ups at every exec). */
+ * look-ups at every exec), and its sets. */
 #include "decode.h"
 #include "internal.h"
 #include "uring.h"
@@ -183,12 +183,12 @@ static const struct sf_node *whole_set(const struct sf_node *nodes, uint32_t i,
 
 /* Binding strength: OR 1, AND 2, NOT and predicates 3 -- and a || chain
  * that prints as one set ("fd in {1, 2}"), which is a predicate. */
-static int strength(const struct printing *pr, const struct sf_node *nodes, uint32_t i)
+static int strength(const struct sf_node *nodes, uint32_t i)
 {
 	const struct sf_node *n = &nodes[i];
 
 	if (n->kind == SF_N_OR)
-		return pr->names && whole_set(nodes, i, NULL) ? 3 : 1;
+		return whole_set(nodes, i, NULL) ? 3 : 1;
 	return n->kind == SF_N_AND ? 2 : 3;
 }
 
@@ -252,7 +252,7 @@ static void print_node(struct sf_out *o, const struct printing *pr, const struct
 		       uint32_t i, int need)
 {
 	const struct sf_node *n = &nodes[i];
-	int paren = strength(pr, nodes, i) < need;
+	int paren = strength(nodes, i) < need;
 	struct or_chain chain = { 0 };
 
 	if (paren)
@@ -273,12 +273,6 @@ static void print_node(struct sf_out *o, const struct printing *pr, const struct
 		}
 		break;
 	case SF_N_OR:
-		if (!pr->names) {
-			print_node(o, pr, nodes, n->left, 1);
-			sf_out_str(o, " || ");
-			print_node(o, pr, nodes, n->right, 1);
-			break;
-		}
 		or_walk(o, pr, nodes, i, &chain);
 		or_flush(o, pr, nodes, &chain);
 		break;

@@ -74,7 +74,6 @@ static void check_round_trip(const char *text)
 		fail_msg("round trip changed the text\nsource:\n%s\nprinted:\n%s\nreprinted:\n%s",
 			 text, once, t_print(q));
 	assert_true(n < sizeof(shorter));
-	assert_true(n <= strlen(once));
 	r = t_parse(NULL, shorter);
 	if (strcmp(once, t_print(r)) != 0 || r->pending != p->pending || r->dflt != p->dflt)
 		fail_msg("the short form is another policy\nsource:\n%s\nshort:\n%s\nreprinted:\n%s",
@@ -122,7 +121,7 @@ static void seed_example_prints_canonically(void **state)
 	(void)state;
 	assert_string_equal(t_print(p),
 		"on_next_syscall: 1\n"
-		"sys_read: fd == 1 || fd == 2\n"
+		"sys_read: fd in {1, 2}\n"
 		"sys_write: fd == 0\n"
 		"sys_exit: 1\n"
 		"sys_exit_group: 1\n");
@@ -142,10 +141,10 @@ static void actions_print_canonically(void **state)
 		"sys_read: fd == 0 else return 200\n"
 		"sys_write: count < 3\n"
 		"sys_close: fd in 0x80000000\n"
-		"sys_mprotect: prot in ~0x4\n"
+		"sys_mprotect: prot in ~PROT_EXEC\n"
 		"sys_getpid: return EDEADLK\n"
 		"sys_kill: sig in ~0x0\n"
-		"sys_fchmod: mode in 0xff00\n");
+		"sys_fchmod: mode in 0177400\n");
 	sf_policy_free(p);
 }
 
