@@ -57,14 +57,18 @@ static int is_cast(const struct sf_node *n, const struct sf_syscall *sc)
 }
 
 /* What args.tbl says of n's argument, when its values have names: NULL
- * for a cast (the register, not the argument), a plain number, or
- * constants that hold only when another argument has some value
- * (setsockopt's SO_* at SOL_SOCKET): the name would claim that. */
+ * for a plain number, for constants that hold only when another argument
+ * has some value (setsockopt's SO_* at SOL_SOCKET: the name would claim
+ * that), and for a cast (the register, not the argument: a minijail
+ * policy's u64(flags)) unless the value is a small non-negative number,
+ * which every reading of the register spells alike. */
 static const struct sf_argdesc *named_values(const struct printing *pr, const struct sf_node *n)
 {
 	const struct sf_argdesc *d;
 
-	if (!pr->names || is_cast(n, pr->sc))
+	if (!pr->names || !pr->sc || n->arg >= pr->sc->nargs)
+		return NULL;
+	if (is_cast(n, pr->sc) && n->value > 0x7fffffff)
 		return NULL;
 	d = sf_argdesc(pr->sc->nr, n->arg);
 	if (!d || d->aux != SF_NO_ARG)

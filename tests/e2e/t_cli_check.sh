@@ -53,10 +53,11 @@ expect_status 1 $SECFILTER check nonexistent.conf 2> err
 expect_grep '^secfilter: check: nonexistent.conf: No such file or directory$' err
 
 # -e TEXT: a policy on the command line, checked like a file
-expect_status 0 $SECFILTER check -e 'write: fd == 1 || fd == 2; read: fd == 0' > out 2> err
+expect_status 0 $SECFILTER check -e 'write: fd == 1 || fd == 2; read: fd == 0; exit_group: 1' > out 2> err
 [ -s err ] && fail "check -e wrote to stderr: $(cat err)"
 [ "$(cat out)" = "sys_read: fd == 0
-sys_write: fd == 1 || fd == 2" ] || fail "check -e: $(cat out)"
+sys_write: fd in {1, 2}
+sys_exit_group: 1" ] || fail "check -e: $(cat out)"
 expect_status 1 $SECFILTER check --expr='read: 1; opn: 1' > out 2> err
 expect_grep "^<command-line>:1:10: error: unknown syscall 'opn'" err
 # with files: every one checked, -e first, each under its header
