@@ -721,11 +721,15 @@ static int parse_set(struct parser *p, const struct sf_sysarg *arg, unsigned arg
 
 /* What an argument that is no flag word holds, for the warning about
  * `in`; NULL for a flag word, a mode (bits too) or one args.tbl does not
- * describe. */
-static const char *not_a_flag_word(unsigned nr, unsigned argi)
+ * describe -- but for its name: every fd, oldfd, epfd... is a
+ * descriptor. */
+static const char *not_a_flag_word(const struct sf_syscall *sc, unsigned argi)
 {
-	const struct sf_argdesc *d = sf_argdesc(nr, argi);
+	const struct sf_argdesc *d = sf_argdesc(sc->nr, argi);
+	size_t n = argi < sc->nargs ? strlen(sc->args[argi].name) : 0;
 
+	if (!d && n >= 2 && memcmp(sc->args[argi].name + n - 2, "fd", 2) == 0)
+		return "a file descriptor";
 	switch (d ? d->kind : SF_AK_FLAGS) {
 	case SF_AK_FD: return "a file descriptor";
 	case SF_AK_DIRFD: return "a directory file descriptor";
@@ -741,13 +745,16 @@ static const char *not_a_flag_word(unsigned nr, unsigned argi)
 static void warn_in(struct parser *p, const struct token *pred, const struct sf_sysarg *arg,
 		    unsigned argi, size_t vstart, uint64_t v)
 {
-	const char *what = not_a_flag_word((unsigned)p->sc->nr, argi);
+	const char *what;
 	char name[8], set[128], pass[96];
 	size_t vlen = p->prev_end - vstart, i, n = 0;
 	unsigned bits = 0;
 	uint64_t m;
 
-	if (!what || v == 0)
+	if (!p->diag || p->skipping || v == 0)
+		return; /* no table look-up where no one asked for warnings */
+	what = not_a_flag_word(p->sc, argi);
+	if (!what)
 		return;
 	for (m = v; m; m &= m - 1)
 		bits++;
