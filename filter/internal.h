@@ -210,6 +210,10 @@ size_t sf_out_end(struct sf_out *o);
  * EPERM", "return 4000". */
 void sf_print_action(struct sf_out *o, unsigned action);
 
+/* The canonical text with every value a number (what the short form
+ * chooses from: sf_policy_print_short is never longer than this). */
+size_t sf_policy_print_plain(const struct sf_policy *p, char *buf, size_t cap);
+
 /* One expression (tree rooted at root in nodes[]) in canonical form, with
  * the argument names of syscall sc. */
 void sf_print_expr(struct sf_out *o, const struct sf_node *nodes,

@@ -784,7 +784,10 @@ static void warn_in(struct parser *p, const struct token *pred, const struct sf_
 			k++;
 		} while (sub && w < sizeof(pass));
 	} else {
-		snprintf(pass, sizeof(pass), "%u values", 1u << (bits < 31 ? bits : 31));
+		if (bits < 32)
+			snprintf(pass, sizeof(pass), "%u values", 1u << bits);
+		else
+			snprintf(pass, sizeof(pass), "2^%u values", bits);
 	}
 	warn(p, pred, "'in' tests bits: '%.*s' passes every %s whose bits are among %#llx "
 	     "(%s), not only the values written; '%s' is %s, not a flag word: for a set of "

@@ -227,7 +227,8 @@ void sf_policy_free(struct sf_policy *p);
 size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap);
 
 /* A text that parses to the same policy, and is the shorter of two: the
- * canonical text, or "*: 1", one "sys_NAME: 0" per syscall not allowed
+ * canonical text with values as numbers (no look-ups of constants' names
+ * at every exec), or "*: 1", one "sys_NAME: 0" per syscall not allowed
  * and the filters (on_next_syscall first when pending).  What the preload
  * library hands an exec'd image and keeps for `secfilter show`, which
  * prints it canonically.  snprintf-like, as sf_policy_print. */

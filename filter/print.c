@@ -404,6 +404,11 @@ size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
 	return print_policy(p, buf, cap, 1);
 }
 
+size_t sf_policy_print_plain(const struct sf_policy *p, char *buf, size_t cap)
+{
+	return print_policy(p, buf, cap, 0);
+}
+
 /* Most policies allow most syscalls ("*: 1" and a few removals, or a
  * learned list): the one that lists what is missing is the shorter then,
  * and is what every exec'd image parses. */

@@ -75,6 +75,7 @@ static void check_round_trip(const char *text)
 		fail_msg("round trip changed the text\nsource:\n%s\nprinted:\n%s\nreprinted:\n%s",
 			 text, once, t_print(q));
 	assert_true(n < sizeof(shorter));
+	assert_true(n <= sf_policy_print_plain(p, NULL, 0));
 	r = t_parse(NULL, shorter);
 	if (strcmp(once, t_print(r)) != 0 || r->pending != p->pending || r->dflt != p->dflt)
 		fail_msg("the short form is another policy\nsource:\n%s\nshort:\n%s\nreprinted:\n%s",
