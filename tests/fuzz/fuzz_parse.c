@@ -5,7 +5,9 @@
  * with numbers for names; and the
  * evaluator must run over it), and applying it on top of an enforcing
  * policy must either narrow or fail whole: no call may get a weaker
- * outcome (run < log < errno < trap < kill).  @include is refused here
+ * outcome (run < log < errno < trap < kill).  With diagnostics (every
+ * error, warnings) the parse decides the same and its first error is the
+ * same.  @include is refused here
  * (SF_SRC_NO_INCLUDE): the fuzzer is not to read the machine's files.
  * Run with `make fuzz`. */
 #include <stdint.h>
@@ -82,8 +84,35 @@ static void check_narrowed(const struct sf_policy *q, const uint8_t *data, size_
 	}
 }
 
+static void count_message(void *ctx, int warning, const struct sf_error *e)
+{
+	(void)warning;
+	if (e->text[0] == '\0')
+		abort(); /* a message must say something */
+	++*(unsigned *)ctx;
+}
+
+/* With diagnostics the parse goes on after an error: it must still end,
+ * give the same result, and its first error must be the one a parse
+ * without them stops at. */
+static void check_diag(const uint8_t *data, size_t size, int rc, const struct sf_error *err)
+{
+	unsigned emitted = 0;
+	struct sf_diag d = { .emit = count_message, .ctx = &emitted, .max_errors = 5 };
+	struct sf_policy *p;
+	struct sf_error e;
+	int r = sf_policy_apply_diag(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, SF_SYNTAX_SECFILTER,
+				     (const char *)data, size, &p, &e, &d);
+
+	if (r != rc || (r && (d.nerrors == 0 || strcmp(e.text, err->text) != 0)) ||
+	    (!r && d.nerrors) || emitted != d.nwarnings + (d.nerrors < 5 ? d.nerrors : 5))
+		abort();
+	sf_policy_free(p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	int rc;
 	struct sf_policy *p, *q;
 	struct sf_error err;
 
@@ -93,8 +122,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!base && sf_policy_apply(NULL, "<base>", base_text, sizeof(base_text) - 1,
 				     &base, &err) != 0)
 		abort();
-	if (sf_policy_apply_src(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, (const char *)data, size, &p,
-				&err) == 0) {
+	rc = sf_policy_apply_src(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, (const char *)data, size, &p,
+				 &err);
+	check_diag(data, size, rc, &err);
+	if (rc == 0) {
 		check_printed(p);
 		decide_some(p, data, size);
 		sf_policy_free(p);
