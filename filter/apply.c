@@ -1161,24 +1161,6 @@ static unsigned fixed_action(const struct sf_policy *p, unsigned nr)
 	return r->nfilters ? 0 : r->ret;
 }
 
-static void diag_warning(struct sf_diag *d, const char *source, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void diag_warning(struct sf_diag *d, const char *source, const char *fmt, ...)
-{
-	struct sf_error w;
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	sf_warning_at(&w, source, "%s", msg);
-	d->nwarnings++;
-	if (d->emit)
-		d->emit(d->ctx, 1, &w);
-}
-
 /* Whether a call of the syscall called name would run (or be logged and
  * run): a filter may let it. */
 static int may_run(const struct sf_policy *p, const char *name)
@@ -1194,24 +1176,25 @@ static int may_run(const struct sf_policy *p, const char *name)
  * glibc's _exit calls it, then exit, then crashes, so the program is
  * killed however it meant to end.  exit alone (a thread's end) is not
  * warned about: a learned policy of a program with one thread has none. */
-static void lint(const struct sf_policy *p, const struct sf_ast *ast, const char *source,
-		 struct sf_diag *d)
+static void lint(const struct sf_policy *p, const struct sf_ast *ast, struct sf_diag *d)
 {
 	unsigned nr, allowed = 0;
 
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
 		allowed += p->sys[nr].allowed;
 	if (!allowed && p->dflt != SF_ACTION_LOG)
-		diag_warning(d, source, "%s: every call is denied, exit_group too, so the "
-			     "program is stopped at its first syscall (allow what it needs, "
-			     "or at least 'exit_group: 1')",
-			     ast->rules.n ? "the policy allows no syscall"
-					  : "the policy is empty (no rules, only comments or blank "
-					    "lines)");
+		sf_diag_warning(d, ast, 0, 0, 0, 0,
+				"%s: every call is denied, exit_group too, so the program is "
+				"stopped at its first syscall (allow what it needs, or at least "
+				"'exit_group: 1')",
+				ast->rules.n ? "the policy allows no syscall"
+					     : "the policy is empty (no rules, only comments or "
+					       "blank lines)");
 	else if (!may_run(p, "exit_group"))
-		diag_warning(d, source, "exit_group is not allowed%s: the program cannot exit "
-			     "and is killed when it tries (add 'exit_group: 1')",
-			     may_run(p, "exit") ? "" : ", nor exit");
+		sf_diag_warning(d, ast, 0, 0, 0, 0,
+				"exit_group is not allowed%s: the program cannot exit and is "
+				"killed when it tries (add 'exit_group: 1')",
+				may_run(p, "exit") ? "" : ", nor exit");
 }
 
 int sf_policy_apply_diag(const struct sf_policy *cur, const char *source, int how,
@@ -1251,7 +1234,7 @@ int sf_policy_apply_diag(const struct sf_policy *cur, const char *source, int ho
 			d->emit(d->ctx, 0, err);
 	}
 	if (d && !rc)
-		lint(*out, &ast, source, d);
+		lint(*out, &ast, d);
 	sf_ast_free(&ast);
 	return rc;
 }

@@ -212,9 +212,9 @@ static size_t include_chain(const struct sf_ast *ast, uint32_t src, char *buf, s
 	return n < cap ? n : cap - 1;
 }
 
-static void message_src(struct sf_error *err, int code, const char *label,
-			const struct sf_ast *ast, uint32_t src, unsigned line, unsigned col,
-			unsigned len, const char *msg)
+void sf_message_src(struct sf_error *err, int code, const char *label,
+		    const struct sf_ast *ast, uint32_t src, unsigned line, unsigned col,
+		    unsigned len, const char *msg)
 {
 	const struct sf_src *s = src < ast->srcs.n ? &SF_VEC_AT(&ast->srcs, struct sf_src, src)
 						   : NULL;
@@ -252,28 +252,21 @@ void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	message_src(err, code, "error", ast, src, line, col, len, msg);
+	sf_message_src(err, code, "error", ast, src, line, col, len, msg);
 }
 
-void sf_warning_src(struct sf_error *err, const struct sf_ast *ast, uint32_t src,
-		    unsigned line, unsigned col, unsigned len, const char *fmt, ...)
+void sf_diag_warning(struct sf_diag *d, const struct sf_ast *ast, uint32_t src, unsigned line,
+		     unsigned col, unsigned len, const char *fmt, ...)
 {
+	struct sf_error w;
 	char msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	message_src(err, 0, "warning", ast, src, line, col, len, msg);
-}
-
-void sf_warning_at(struct sf_error *err, const char *source, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	message_at(err, 0, "warning", source, "", 0, 0, 0, 0, msg);
+	sf_message_src(&w, 0, "warning", ast, src, line, col, len, msg);
+	d->nwarnings++;
+	if (d->emit)
+		d->emit(d->ctx, 1, &w);
 }

@@ -164,14 +164,17 @@ void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint
 		  unsigned line, unsigned col, unsigned len, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
 
-/* A warning at line:col of source src, formatted as sf_error_src does,
- * with "warning:" for "error:" (err->code 0). */
-void sf_warning_src(struct sf_error *err, const struct sf_ast *ast, uint32_t src,
-		    unsigned line, unsigned col, unsigned len, const char *fmt, ...)
+/* sf_error_src's message, formatted already, labelled label ("error",
+ * "warning": then code is 0); line 0: about the whole source. */
+void sf_message_src(struct sf_error *err, int code, const char *label,
+		    const struct sf_ast *ast, uint32_t src, unsigned line, unsigned col,
+		    unsigned len, const char *msg);
+
+/* Emits a warning at line:col of source src of ast through d, counted
+ * (line 0: about the whole source). */
+void sf_diag_warning(struct sf_diag *d, const struct sf_ast *ast, uint32_t src, unsigned line,
+		     unsigned col, unsigned len, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
-/* A warning about the whole of source, no line: "source: warning: ...". */
-void sf_warning_at(struct sf_error *err, const char *source, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Fills err with a message at line:col (1-based), underlining len bytes
  * of the source line, which is found in text.  line 0: no position. */

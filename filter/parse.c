@@ -79,21 +79,8 @@ static int vfail(struct parser *p, const struct token *t, int code, const char *
 	return code;
 }
 
-static int fail(struct parser *p, const struct token *t, int code,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(struct parser *p, const struct token *t, int code,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	code = vfail(p, t, code, NULL, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* fail, with a fix-it line: the name the user likely meant. */
+/* An error at token t, with a fix-it line (fix: the name the user likely
+ * meant), or none: fail. */
 static int fail_fix(struct parser *p, const struct token *t, int code, const char *fix,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
@@ -108,27 +95,8 @@ static int fail_fix(struct parser *p, const struct token *t, int code, const cha
 	return code;
 }
 
-/* A warning at token t, when diagnostics are asked for. */
-static void warn(struct parser *p, const struct token *t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define fail(p, t, code, ...) fail_fix(p, t, code, NULL, __VA_ARGS__)
 
-static void warn(struct parser *p, const struct token *t, const char *fmt, ...)
-{
-	struct sf_error w;
-	char msg[512];
-	va_list ap;
-
-	if (!p->diag || p->skipping)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	sf_warning_src(&w, p->ast, p->src, t->line, t->col, (unsigned)(t->len ? t->len : 1),
-		       "%s", msg);
-	p->diag->nwarnings++;
-	if (p->diag->emit)
-		p->diag->emit(p->diag->ctx, 1, &w);
-}
 
 /* The token's text, for messages; long ones are cut. */
 static const char *tok_text(const struct parser *p, const struct token *t,
@@ -789,12 +757,13 @@ static void warn_in(struct parser *p, const struct token *pred, const struct sf_
 		else
 			snprintf(pass, sizeof(pass), "2^%u values", bits);
 	}
-	warn(p, pred, "'in' tests bits: '%.*s' passes every %s whose bits are among %#llx "
-	     "(%s), not only the values written; '%s' is %s, not a flag word: for a set of "
-	     "values write '%s in {%s}'", (int)pred->len, p->text + pred->start,
-	     arg_label(arg, argi, name), (unsigned long long)v, pass,
-	     arg_label(arg, argi, name), what, arg_label(arg, argi, name),
-	     i == vlen ? set : "VALUE, ...");
+	sf_diag_warning(p->diag, p->ast, p->src, pred->line, pred->col, (unsigned)pred->len,
+			"'in' tests bits: '%.*s' passes every %s whose bits are among %#llx "
+			"(%s), not only the values written; '%s' is %s, not a flag word: for a "
+			"set of values write '%s in {%s}'", (int)pred->len, p->text + pred->start,
+			arg_label(arg, argi, name), (unsigned long long)v, pass,
+			arg_label(arg, argi, name), what, arg_label(arg, argi, name),
+			i == vlen ? set : "VALUE, ...");
 }
 
 /* predicate := field op value | field 'in' value | field 'in' set

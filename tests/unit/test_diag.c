@@ -59,6 +59,22 @@ static unsigned count_kind(const struct msgs *m, int warning)
 	return n;
 }
 
+/* Rows of a text and what its (first) error says. */
+struct bad {
+	const char *text, *want;
+};
+
+static void expect_errors(const struct bad *cases, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct sf_error e = t_parse_error(NULL, cases[i].text);
+		if (!strstr(e.text, cases[i].want))
+			fail_msg("case %u: want '%s', got:\n%s", i, cases[i].want, e.text);
+	}
+}
+
 /* ---- every error of a file ---- */
 
 /* Four mistakes of four kinds on four lines, good rules between them: four
@@ -170,22 +186,15 @@ static void errors_in_included_files(void **state)
 
 static void bytes_are_named(void **state)
 {
-	static const struct {
-		const char *text, *want;
-	} cases[] = {
+	static const struct bad cases[] = {
 		{ "read: 1\x7f", "t.conf:1:8: error: unexpected byte 0x7f, a control character" },
 		{ "read: 1 \xc3\xa9", "t.conf:1:9: error: unexpected byte 0xc3, not ASCII" },
 		{ "\xef\xbb\xbfread: 1", "t.conf:1:1: error: byte order mark (bytes 0xef 0xbb 0xbf)" },
 		{ "read: 1\n\xef\xbb\xbfwrite: 1", "t.conf:2:1: error: unexpected byte 0xef, not ASCII" },
 	};
-	unsigned i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sf_error e = t_parse_error(NULL, cases[i].text);
-		if (!strstr(e.text, cases[i].want))
-			fail_msg("case %u: want '%s', got:\n%s", i, cases[i].want, e.text);
-	}
+	expect_errors(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* ---- sets of values ---- */
@@ -220,9 +229,7 @@ static void sets_are_values(void **state)
 
 static void set_errors(void **state)
 {
-	static const struct {
-		const char *text, *want;
-	} cases[] = {
+	static const struct bad cases[] = {
 		{ "read: fd in {}", "t.conf:1:14: error: an empty set matches no value" },
 		{ "read: fd in {1, 2", "t.conf:1:18: error: expected ',' or '}' to close the '{' at "
 				     "column 13, got 'end of text'" },
@@ -230,26 +237,46 @@ static void set_errors(void **state)
 		{ "read: fd == {1}", "t.conf:1:13: error: expected a number or a constant, got '{'" },
 		{ "read: fd in {1, 0x100000000}", "t.conf:1:17: error: value does not fit 'fd'" },
 	};
-	unsigned i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sf_error e = t_parse_error(NULL, cases[i].text);
-		if (!strstr(e.text, cases[i].want))
-			fail_msg("case %u: want '%s', got:\n%s", i, cases[i].want, e.text);
-	}
+	expect_errors(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* ---- warnings ---- */
+
+/* Parses each row's text (with `suffix` after it): valid, and one warning
+ * that says want, or none when want is NULL. */
+static void expect_warnings(const struct bad *cases, unsigned n, const char *suffix)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		char text[128];
+		struct msgs m;
+		struct sf_diag d;
+		struct sf_policy *p;
+
+		snprintf(text, sizeof text, "%s%s", cases[i].text, suffix);
+		assert_int_equal(diag_parse(text, 20, &m, &d, &p), 0);
+		sf_policy_free(p);
+		assert_int_equal(d.nerrors, 0);
+		assert_int_equal(d.nwarnings, m.n);
+		if (!cases[i].want) {
+			if (m.n)
+				fail_msg("case %u: no warning expected, got:\n%s", i, m.text[0]);
+			continue;
+		}
+		if (m.n != 1 || !m.warning[0] || !strstr(m.text[0], cases[i].want))
+			fail_msg("case %u: want one warning '%s', got %u:\n%s", i, cases[i].want,
+				 m.n, m.n ? m.text[0] : "");
+	}
+}
 
 /* `in` with a value on an argument that is not a flag word: a warning that
  * says what passes and how to write a set; none on flag words and modes. */
 static void in_on_values_warns(void **state)
 {
-	static const struct {
-		const char *text;
-		const char *want; /* NULL: no warning */
-	} cases[] = {
+	static const struct bad cases[] = { /* want NULL: no warning */
 		{ "close: fd in 4|8", "t.conf:1:8: warning: 'in' tests bits: 'fd in 4|8' passes every "
 				     "fd whose bits are among 0xc (0, 4, 8 and 12), not only the "
 				     "values written; 'fd' is a file descriptor, not a flag word: for "
@@ -264,38 +291,15 @@ static void in_on_values_warns(void **state)
 		{ "close: fd in 0", NULL },
 		{ "close: fd in {4, 8}", NULL },
 	};
-	unsigned i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char text[128];
-		struct msgs m;
-		struct sf_diag d;
-		struct sf_policy *p;
-
-		snprintf(text, sizeof text, "%s\nexit_group: 1\n", cases[i].text);
-		assert_int_equal(diag_parse(text, 20, &m, &d, &p), 0);
-		sf_policy_free(p);
-		assert_int_equal(d.nerrors, 0);
-		if (!cases[i].want) {
-			if (m.n)
-				fail_msg("case %u: no warning expected, got:\n%s", i, m.text[0]);
-			continue;
-		}
-		assert_int_equal(m.n, 1);
-		assert_true(m.warning[0]);
-		if (!strstr(m.text[0], cases[i].want))
-			fail_msg("case %u: want '%s', got:\n%s", i, cases[i].want, m.text[0]);
-	}
+	expect_warnings(cases, sizeof(cases) / sizeof(cases[0]), "\nexit_group: 1\n");
 }
 
 /* A policy that leaves the program no way to end: a warning, by rows. */
 static void policies_that_cannot_exit_warn(void **state)
 {
-	static const struct {
-		const char *text;
-		const char *want; /* NULL: no warning */
-	} cases[] = {
+	static const struct bad cases[] = { /* want NULL: no warning */
 		{ "", "t.conf: warning: the policy is empty (no rules, only comments or blank lines)" },
 		{ "# nothing yet\n\n", "t.conf: warning: the policy is empty" },
 		{ "read: 1; read: 0", "t.conf: warning: the policy allows no syscall" },
@@ -310,26 +314,9 @@ static void policies_that_cannot_exit_warn(void **state)
 		{ "default: log", NULL },
 		{ "read: 1; exit_group: log", NULL },
 	};
-	unsigned i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct msgs m;
-		struct sf_diag d;
-		struct sf_policy *p;
-
-		assert_int_equal(diag_parse(cases[i].text, 20, &m, &d, &p), 0);
-		sf_policy_free(p);
-		if (!cases[i].want) {
-			if (m.n)
-				fail_msg("case %u: no warning expected, got:\n%s", i, m.text[0]);
-			continue;
-		}
-		assert_int_equal(m.n, 1);
-		assert_int_equal(d.nwarnings, 1);
-		if (!m.warning[0] || !strstr(m.text[0], cases[i].want))
-			fail_msg("case %u: want '%s', got:\n%s", i, cases[i].want, m.text[0]);
-	}
+	expect_warnings(cases, sizeof(cases) / sizeof(cases[0]), "");
 }
 
 /* Warnings and errors of one parse come in text order; warnings do not
