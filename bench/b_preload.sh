@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 [ -f "$LIB" ] || { echo "b_preload: build $LIB first" >&2; exit 1; }
 cc -O2 -o "$work/calls" "$TOP/bench/preload_calls.c" || exit 1
 
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+. "$TOP/bench/lib.sh"
 
 POL_CALLS='*: 1; io_uring_setup: 0; write: fd == 1 || fd == 2 || fd == 3 || fd == 4'  # 4: the FILE's dup
 calls() {
@@ -97,13 +97,7 @@ for w in ls tar py sqlite; do
 		ms "$w" 1 >>"$work/$w.filt"
 	done
 	p=$(median <"$work/$w.plain"); f=$(median <"$work/$w.filt")
-	case $w in
-	ls) label='ls -lR /usr/include' ;;
-	tar) label='tar cf (file) /usr/include' ;;
-	py) label='python3 -c pass' ;;
-	sqlite) label='sqlite3, 2000 insert transactions' ;;
-	esac
-	awk -v l="$label" -v p="$p" -v f="$f" -v n="$(wc -l <"$work/$w.policy")" -v r="$n" \
+	awk -v l="$(workload_label "$w")" -v p="$p" -v f="$f" -v n="$(wc -l <"$work/$w.policy")" -v r="$n" \
 		'BEGIN { printf "%-34s %10.1f %10.1f %8.3f   (%d-syscall policy, %d runs)\n", l, p / 1000, f / 1000, f / p, n, r }'
 done
 

@@ -45,7 +45,7 @@ else
 fi
 
 POL='*: 1; io_uring_setup: 0; write: fd == 1 || fd == 2 || fd > 2'
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+. "$TOP/bench/lib.sh"
 
 # The kernel filter as the library installs it for SECFILTER_MODE=trusted
 # (an audit module: LD_AUDIT, with LD_PRELOAD as the README starts it);

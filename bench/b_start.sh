@@ -54,7 +54,7 @@ cc -shared -fPIC -o "$work/libempty.so" "$work/empty.c" || exit 1
 echo 'unsigned la_version(unsigned v) { return v; }' >"$work/audit.c"
 cc -shared -fPIC -nostdlib -o "$work/libaudit.so" "$work/audit.c" || exit 1
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "-" }'; }
+. "$TOP/bench/lib.sh"
 
 echo "$(date -u +%Y-%m-%d) on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -249,12 +249,7 @@ for w in loop loopc make conf; do
 			esac
 		done
 	done
-	case $w in
-	loop) label='sh: 150 x $(echo|sed|tr), expr (~750 procs)' ;;
-	loopc) label='  the same, LC_ALL=C (no locale files)' ;;
-	make) label='make -j1, 120 recipes (sh each)' ;;
-	conf) label='configure-like: 320 test/sed/grep/cc -E' ;;
-	esac
+	label=$(workload_label "$w")
 	cell() { # the median ratios, or what failed
 		if [ -s "$work/$w.$1" ]; then
 			printf '%.2fx (%.2fx)' "$(median <"$work/$w.$1")" "$(median <"$work/$w.$1.cpu")"

@@ -141,3 +141,36 @@ int sf_ast_rule(struct sf_ast *ast, const struct sf_rule *r)
 	*slot = *r;
 	return 0;
 }
+
+int sf_front_start(struct sf_ast *ast, uint32_t src, int how, const char *what,
+		   struct sf_error *err)
+{
+	struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
+
+	err->code = 0;
+	err->text[0] = '\0';
+	s->is_file = how == SF_SRC_FILE;
+	if (s->is_file)
+		sf_file_id(s->name, s->id); /* unknown: no cycle through it is seen */
+	ast->text_total += s->len;
+	if (s->len <= SF_MAX_TEXT)
+		return 0;
+	sf_error_src(err, -E2BIG, ast, src, 0, 0, 0, "%s is %zu bytes; the limit is 1 MiB", what,
+		     s->len);
+	return -E2BIG;
+}
+
+void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what, size_t size,
+		     struct sf_error *err, int *rc)
+{
+	void *state;
+
+	if ((*rc = sf_front_start(ast, src, how, what, err)))
+		return NULL;
+	ast->foreign = 1;
+	if (!(state = sf_mem_alloc(size))) {
+		sf_error_src(err, -ENOMEM, ast, src, 0, 0, 0, "out of memory");
+		*rc = -ENOMEM;
+	}
+	return state;
+}

@@ -23,6 +23,11 @@ void sf_vec_free(struct sf_vec *v, size_t elem);
 
 #define SF_VEC_AT(v, type, i) (((type *)(v)->data)[i])
 
+/* Why sf_file_read (mem.h) failed with -e, for an @include's error in
+ * every front end: its own meanings of EINVAL and EAGAIN, else strerror's
+ * text. */
+const char *sf_file_error(int e);
+
 /* ---- The tree: what text, or another syntax, becomes ----
  *
  * A policy as read, before it is applied: its rules in order, the nodes of
@@ -117,6 +122,17 @@ int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error
 int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
 		 struct sf_error *err);
 
+/* What every front end does first with source src: clears err, notes
+ * whether the source is a file as how says, counts its text and refuses
+ * more than SF_MAX_TEXT ("<what> is N bytes").  0 or -E2BIG. */
+int sf_front_start(struct sf_ast *ast, uint32_t src, int how, const char *what,
+		   struct sf_error *err);
+/* sf_front_start for a foreign front end, then its state (size bytes,
+ * zeroed), the ast marked as decided by another syntax's rules (apply.c's
+ * ring_check).  NULL with *rc and err set when either fails. */
+void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what, size_t size,
+		     struct sf_error *err, int *rc);
+
 /* Building a tree without text.  Each returns 0, -ENOMEM, or -E2BIG past
  * the limits (MAX_NODES, MAX_RULES), with no message: the caller knows
  * where it was and says so (sf_error_src).  Nodes are children first; a
@@ -204,7 +220,10 @@ struct sf_out {
 
 void sf_out_str(struct sf_out *o, const char *s);
 void sf_out_mem(struct sf_out *o, const char *s, size_t n);
+/* v in base 10 or 16; base 16 with "0x" before it. */
 void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base);
+/* v's digits in base 10 or 16, nothing before them. */
+void sf_out_digits(struct sf_out *o, uint64_t v, unsigned base);
 void sf_out_s64(struct sf_out *o, int64_t v);
 /* Terminates the text (when cap > 0) and returns the full length. */
 size_t sf_out_end(struct sf_out *o);

@@ -301,40 +301,58 @@ static void append(struct jp *j, uint32_t parent, uint32_t *last, uint32_t child
 	node(j, parent)->count++;
 }
 
+/* Steps over the '[' or '{' at j->pos; true when close ends the
+ * container right away (and is stepped over). */
+static int opened_empty(struct jp *j, char close)
+{
+	j->pos++;
+	skip_blanks(j);
+	if (j->pos < j->len && j->text[j->pos] == close) {
+		j->pos++;
+		return 1;
+	}
+	return 0;
+}
+
+/* After an element of an array or a member of an object opened at byte
+ * open: 0 after a ',' (another must follow), 1 after close (stepped
+ * over), else the error (what: "array" or "object"). */
+static int after_member(struct jp *j, size_t open, char close, const char *what)
+{
+	char b[16];
+
+	skip_blanks(j);
+	if (j->pos < j->len && j->text[j->pos] == ',') {
+		j->pos++;
+		skip_blanks(j);
+		if (j->pos < j->len && j->text[j->pos] == close)
+			return jfail(j, j->pos, 1, "trailing comma before '%c'", close);
+		return 0;
+	}
+	if (j->pos < j->len && j->text[j->pos] == close) {
+		j->pos++;
+		return 1;
+	}
+	if (j->pos >= j->len)
+		return jfail(j, open, 1, "'%c' not closed", j->text[open]);
+	return jfail(j, j->pos, 1, "expected ',' or '%c' in the %s, got %s", close, what,
+		     describe(j, b, sizeof b));
+}
+
 static int parse_array(struct jp *j, unsigned depth, uint32_t self)
 {
 	uint32_t last = SF_J_NONE, child;
 	size_t open = j->pos;
-	char b[16];
 	int rc;
 
-	j->pos++;
-	skip_blanks(j);
-	if (j->pos < j->len && j->text[j->pos] == ']') {
-		j->pos++;
+	if (opened_empty(j, ']'))
 		return 0;
-	}
-	for (;;) {
+	do {
 		if ((rc = parse_value(j, depth + 1, &child)))
 			return rc;
 		append(j, self, &last, child);
-		skip_blanks(j);
-		if (j->pos < j->len && j->text[j->pos] == ',') {
-			j->pos++;
-			skip_blanks(j);
-			if (j->pos < j->len && j->text[j->pos] == ']')
-				return jfail(j, j->pos, 1, "trailing comma before ']'");
-			continue;
-		}
-		if (j->pos < j->len && j->text[j->pos] == ']') {
-			j->pos++;
-			return 0;
-		}
-		if (j->pos >= j->len)
-			return jfail(j, open, 1, "'[' not closed");
-		return jfail(j, j->pos, 1, "expected ',' or ']' in the array, got %s",
-			     describe(j, b, sizeof b));
-	}
+	} while (!(rc = after_member(j, open, ']', "array")));
+	return rc < 0 ? rc : 0;
 }
 
 static int parse_object(struct jp *j, unsigned depth, uint32_t self)
@@ -344,13 +362,9 @@ static int parse_object(struct jp *j, unsigned depth, uint32_t self)
 	char b[16];
 	int rc;
 
-	j->pos++;
-	skip_blanks(j);
-	if (j->pos < j->len && j->text[j->pos] == '}') {
-		j->pos++;
+	if (opened_empty(j, '}'))
 		return 0;
-	}
-	for (;;) {
+	do {
 		const char *key;
 		size_t keylen, kpos;
 		unsigned kline, kcol, krawlen;
@@ -382,23 +396,8 @@ static int parse_object(struct jp *j, unsigned depth, uint32_t self)
 		node(j, child)->key_col = kcol;
 		node(j, child)->key_len = krawlen;
 		append(j, self, &last, child);
-		skip_blanks(j);
-		if (j->pos < j->len && j->text[j->pos] == ',') {
-			j->pos++;
-			skip_blanks(j);
-			if (j->pos < j->len && j->text[j->pos] == '}')
-				return jfail(j, j->pos, 1, "trailing comma before '}'");
-			continue;
-		}
-		if (j->pos < j->len && j->text[j->pos] == '}') {
-			j->pos++;
-			return 0;
-		}
-		if (j->pos >= j->len)
-			return jfail(j, open, 1, "'{' not closed");
-		return jfail(j, j->pos, 1, "expected ',' or '}' in the object, got %s",
-			     describe(j, b, sizeof b));
-	}
+	} while (!(rc = after_member(j, open, '}', "object")));
+	return rc < 0 ? rc : 0;
 }
 
 static int parse_value(struct jp *j, unsigned depth, uint32_t *out)

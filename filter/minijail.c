@@ -331,6 +331,12 @@ static struct mtok *take(struct mfile *f)
 	return t;
 }
 
+/* Takes the next token when it is a type one: true when it did. */
+static int take_if(struct mfile *f, enum mt type)
+{
+	return peek(f) && peek(f)->type == type && take(f);
+}
+
 static int tok_eq(const struct mfile *f, const struct mtok *t, const char *w)
 {
 	return t && t->len == strlen(w) && memcmp(f->text + t->start, w, t->len) == 0;
@@ -352,6 +358,17 @@ static int missing(struct mj *m, struct mfile *f, const char *what)
 	at.col += at.len;
 	at.len = 1;
 	return mfail(m, f, &at, "%s", what);
+}
+
+/* Takes the next token into *t; it must be a type one.  The error says
+ * empty when there is none, invalid when it is of another type. */
+static int expect(struct mj *m, struct mfile *f, enum mt type, const char *empty,
+		  const char *invalid, struct mtok **t)
+{
+	*t = take(f);
+	if (!*t)
+		return missing(m, f, empty);
+	return (*t)->type == type ? 0 : mfail(m, f, *t, "%s", invalid);
 }
 
 /* ---- constants ---- */
@@ -443,14 +460,12 @@ static int parse_value(struct mj *m, struct mfile *f, uint64_t *v)
 	*v = 0;
 	if (!peek(f))
 		return missing(m, f, "empty constant");
-	for (;;) {
+	do {
 		if ((rc = parse_constant(m, f, &c)))
 			return rc;
 		*v |= c;
-		if (!peek(f) || peek(f)->type != M_BOR)
-			return 0;
-		take(f);
-	}
+	} while (take_if(f, M_BOR));
+	return 0;
 }
 
 /* ---- expressions: DNF over 64-bit registers ---- */
@@ -520,21 +535,15 @@ static int parse_expression(struct mj *m, struct mfile *f, uint32_t *out)
 	uint32_t obase = m->ops.n, abase, node;
 	int rc;
 
-	for (;;) {
+	do {
 		abase = m->ops.n;
-		for (;;) {
+		do {
 			if ((rc = parse_atom(m, f, &node)) || (rc = push_op(m, f, node)))
 				return rc;
-			if (!peek(f) || peek(f)->type != M_AND)
-				break;
-			take(f);
-		}
+		} while (take_if(f, M_AND));
 		if ((rc = chain(m, f, SF_N_AND, abase, &node)) || (rc = push_op(m, f, node)))
 			return rc;
-		if (!peek(f) || peek(f)->type != M_OR)
-			break;
-		take(f);
-	}
+	} while (take_if(f, M_OR));
 	return chain(m, f, SF_N_OR, obase, out);
 }
 
@@ -621,14 +630,12 @@ static int parse_metadata(struct mj *m, struct mfile *f, int *skip)
 	int have_arch = 0, arch_match = 0;
 	struct mtok keys[16];
 	unsigned nkeys = 0, i;
+	int rc;
 
-	for (;;) {
+	do {
 		int is_arch;
-		t = take(f);
-		if (!t)
-			return missing(m, f, "missing key");
-		if (t->type != M_IDENT)
-			return mfail(m, f, t, "invalid key");
+		if ((rc = expect(m, f, M_IDENT, "missing key", "invalid key", &t)))
+			return rc;
 		for (i = 0; i < nkeys; i++)
 			if (keys[i].len == t->len &&
 			    memcmp(f->text + keys[i].start, f->text + t->start, t->len) == 0)
@@ -638,30 +645,17 @@ static int parse_metadata(struct mj *m, struct mfile *f, int *skip)
 			keys[nkeys++] = *t;
 		is_arch = tok_eq(f, t, "arch");
 		have_arch |= is_arch;
-		t = take(f);
-		if (!t)
-			return missing(m, f, "missing equal");
-		if (t->type != M_EQUAL)
-			return mfail(m, f, t, "invalid equal");
-		for (;;) {
-			t = take(f);
-			if (!t)
-				return missing(m, f, "empty value");
-			if (t->type != M_IDENT)
-				return mfail(m, f, t, "invalid value");
+		if ((rc = expect(m, f, M_EQUAL, "missing equal", "invalid equal", &t)))
+			return rc;
+		do {
+			if ((rc = expect(m, f, M_IDENT, "empty value", "invalid value", &t)))
+				return rc;
 			if (is_arch && tok_eq(f, t, "x86_64"))
 				arch_match = 1;
-			if (!peek(f) || peek(f)->type != M_COMMA)
-				break;
-			take(f);
-		}
-		if (!peek(f) || peek(f)->type != M_SEMICOLON)
-			break;
-		take(f);
-	}
-	if (!peek(f) || peek(f)->type != M_RBRACKET)
+		} while (take_if(f, M_COMMA));
+	} while (take_if(f, M_SEMICOLON));
+	if (!take_if(f, M_RBRACKET))
 		return mfail(m, f, open, "unclosed bracket");
-	take(f);
 	*skip = have_arch && !arch_match;
 	return 0;
 }
@@ -707,11 +701,7 @@ static int parse_single_filter(struct mj *m, struct mfile *f, struct mfilter *ou
 		return parse_action(m, f, &out->action);
 	if ((rc = parse_expression(m, f, &out->expr)))
 		return rc;
-	if (peek(f) && peek(f)->type == M_SEMICOLON) {
-		take(f);
-		return parse_action(m, f, &out->action);
-	}
-	return 0;
+	return take_if(f, M_SEMICOLON) ? parse_action(m, f, &out->action) : 0;
 }
 
 static int add_filter(struct mj *m, struct mfile *f, unsigned nr, const struct mfilter *flt)
@@ -727,65 +717,59 @@ static int add_filter(struct mj *m, struct mfile *f, unsigned nr, const struct m
 	return 0;
 }
 
+/* Parses one item of a list into items[i]. */
+typedef int mitem_fn(struct mj *m, struct mfile *f, void *items, unsigned i);
+
+static int descriptor_item(struct mj *m, struct mfile *f, void *items, unsigned i)
+{
+	return parse_descriptor(m, f, (int *)items + i);
+}
+
+static int filter_item(struct mj *m, struct mfile *f, void *items, unsigned i)
+{
+	return parse_single_filter(m, f, (struct mfilter *)items + i);
+}
+
+/* item | '{' item { ',' item } '}': at most max of them (what they are,
+ * for the error), into items; *n gets how many. */
+static int parse_list(struct mj *m, struct mfile *f, mitem_fn *item, void *items, unsigned max,
+		      const char *what, unsigned *n)
+{
+	struct mtok *open;
+	int rc;
+
+	*n = 0;
+	if (!peek(f) || peek(f)->type != M_LBRACE) {
+		*n = 1;
+		return item(m, f, items, 0);
+	}
+	open = take(f);
+	do {
+		if (*n >= max)
+			return mfail(m, f, open, "more than %u %s in one statement", max, what);
+		if ((rc = item(m, f, items, (*n)++)))
+			return rc;
+	} while (take_if(f, M_COMMA));
+	return take_if(f, M_RBRACE) ? 0 : mfail(m, f, open, "unclosed brace");
+}
+
 /* filter-statement := ( '{' descriptor { ',' descriptor } '}' | descriptor )
  *                     ':' ( '{' single-filter { ',' single-filter } '}'
  *                         | single-filter ) */
 static int parse_filter_statement(struct mj *m, struct mfile *f)
 {
 	int nrs[64], rc;
-	unsigned n = 0, i, k;
-	struct mtok *t, *colon;
+	unsigned n, nf, i, k;
+	struct mtok *colon;
 	struct mfilter filters[64];
-	unsigned nf = 0;
 
-	t = peek(f);
-	if (t->type == M_LBRACE) {
-		struct mtok *open = take(f);
-		for (;;) {
-			int nr;
-			if ((rc = parse_descriptor(m, f, &nr)))
-				return rc;
-			if (n >= sizeof(nrs) / sizeof(nrs[0]))
-				return mfail(m, f, open, "more than 64 syscalls in one statement");
-			nrs[n++] = nr;
-			if (!peek(f) || peek(f)->type != M_COMMA)
-				break;
-			take(f);
-		}
-		if (!peek(f) || peek(f)->type != M_RBRACE)
-			return mfail(m, f, open, "unclosed brace");
-		take(f);
-	} else {
-		if ((rc = parse_descriptor(m, f, &nrs[0])))
-			return rc;
-		n = 1;
-	}
-	colon = take(f);
-	if (!colon)
-		return missing(m, f, "missing colon");
-	if (colon->type != M_COLON)
-		return mfail(m, f, colon, "invalid colon");
-	t = peek(f);
-	if (!t)
-		return missing(m, f, "missing filter");
-	if (t->type == M_LBRACE) {
-		struct mtok *open = take(f);
-		for (;;) {
-			if (nf >= sizeof(filters) / sizeof(filters[0]))
-				return mfail(m, f, open, "more than 64 filters in one statement");
-			if ((rc = parse_single_filter(m, f, &filters[nf++])))
-				return rc;
-			if (!peek(f) || peek(f)->type != M_COMMA)
-				break;
-			take(f);
-		}
-		if (!peek(f) || peek(f)->type != M_RBRACE)
-			return mfail(m, f, open, "unclosed brace");
-		take(f);
-	} else {
-		if ((rc = parse_single_filter(m, f, &filters[nf++])))
-			return rc;
-	}
+	if ((rc = parse_list(m, f, descriptor_item, nrs, sizeof(nrs) / sizeof(nrs[0]), "syscalls", &n)))
+		return rc;
+	if ((rc = expect(m, f, M_COLON, "missing colon", "invalid colon", &colon)))
+		return rc;
+	if ((rc = parse_list(m, f, filter_item, filters, sizeof(filters) / sizeof(filters[0]),
+			     "filters", &nf)))
+		return rc;
 	for (i = 0; i < nf; i++) {
 		filters[i].src = (uint16_t)f->src;
 		filters[i].line = colon->line;
@@ -804,13 +788,11 @@ static int parse_filter_statement(struct mj *m, struct mfile *f)
 static int parse_default(struct mj *m, struct mfile *f)
 {
 	struct mtok *t;
+	int rc;
 
 	take(f);
-	t = take(f);
-	if (!t)
-		return missing(m, f, "empty action");
-	if (t->type != M_ACTION)
-		return mfail(m, f, t, "invalid default action");
+	if ((rc = expect(m, f, M_ACTION, "empty action", "invalid default action", &t)))
+		return rc;
 	if (tok_eq(f, t, "trap"))
 		m->dflt = SF_ACTION_TRAP;
 	else if (tok_eq(f, t, "kill") || tok_eq(f, t, "kill-process") ||
@@ -887,18 +869,6 @@ static char *join_path(const char *base, const char *path, size_t n, size_t *siz
 	return out;
 }
 
-static const char *error_text(int e)
-{
-	switch (e) {
-	case ENOENT: return "No such file or directory";
-	case EACCES: return "Permission denied";
-	case ENOTDIR: return "Not a directory";
-	case EISDIR: return "Is a directory";
-	case EINVAL: return "not a regular file";
-	default: return "cannot be read";
-	}
-}
-
 /* Reads the file that a PATH token of f names into a new source of the
  * ast, its parent f.  Returns its index in *out. */
 static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char *what,
@@ -918,7 +888,7 @@ static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char 
 		return oom(m, f, -ENOMEM);
 	rc = sf_file_read(path, SF_MAX_TEXT - m->ast->text_total + 1, &text, &len, &tsize, id);
 	if (rc) {
-		mfail(m, f, pt, "could not %s %s: %s", what, path, error_text(-rc));
+		mfail(m, f, pt, "could not %s %s: %s", what, path, sf_file_error(-rc));
 		sf_mem_free(path, size);
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
@@ -1188,35 +1158,19 @@ static int emit(struct mj *m, uint32_t top)
 
 int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err)
 {
-	struct mj *m = sf_mem_alloc(sizeof(*m));
-	struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
-	unsigned i;
 	int rc;
+	struct mj *m = sf_front_state(ast, src, how, "policy text", sizeof(*m), err, &rc);
+	unsigned i;
 
-	err->code = 0;
-	err->text[0] = '\0';
-	ast->foreign = 1; /* decided as minijail decides (apply.c's ring_check) */
-	if (!m) {
-		sf_error_src(err, -ENOMEM, ast, src, 0, 0, 0, "out of memory");
-		return -ENOMEM;
-	}
+	if (!m)
+		return rc;
 	m->ast = ast;
 	m->err = err;
 	m->how = how;
 	m->dflt = SF_ACTION_KILL;
-	s->is_file = how == SF_SRC_FILE;
-	if (s->is_file)
-		sf_file_id(s->name, s->id);
-	ast->text_total += s->len;
-	if (s->len > SF_MAX_TEXT) {
-		sf_error_src(err, -E2BIG, ast, src, 0, 0, 0,
-			     "policy text is %zu bytes; the limit is 1 MiB", s->len);
-		rc = -E2BIG;
-	} else {
-		rc = scan_denylist(m, src, &m->denylist);
-		if (m->denylist) /* what matches nothing runs, unless @default */
-			m->dflt = ALLOW;
-	}
+	rc = scan_denylist(m, src, &m->denylist);
+	if (m->denylist) /* what matches nothing runs, unless @default */
+		m->dflt = ALLOW;
 	if (!rc)
 		rc = read_file(m, src, 1);
 	if (!rc)

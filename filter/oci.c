@@ -920,31 +920,19 @@ static int profile(struct oci *o)
 int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
 		 struct sf_error *err)
 {
-	struct oci *o = sf_mem_alloc(sizeof(*o));
-	struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
-	unsigned i;
 	int rc;
+	/* SF_SRC_TEXT: a profile includes nothing */
+	struct oci *o = sf_front_state(ast, src, SF_SRC_TEXT, "profile", sizeof(*o), err, &rc);
+	unsigned i;
 
-	err->code = 0;
-	err->text[0] = '\0';
-	ast->foreign = 1; /* decided as Docker decides (apply.c's ring_check) */
-	if (!o) {
-		sf_error_src(err, -ENOMEM, ast, src, 0, 0, 0, "out of memory");
-		return -ENOMEM;
-	}
+	if (!o)
+		return rc;
 	o->ast = ast;
 	o->src = src;
 	o->err = err;
 	o->release = kernel_release;
 	o->max_nr = -1;
-	ast->text_total += s->len;
-	if (s->len > SF_MAX_TEXT) {
-		sf_error_src(err, -E2BIG, ast, src, 0, 0, 0,
-			     "profile is %zu bytes; the limit is 1 MiB", s->len);
-		rc = -E2BIG;
-	} else {
-		rc = sf_json_parse(&o->doc, ast, src, err);
-	}
+	rc = sf_json_parse(&o->doc, ast, src, err);
 	if (!rc)
 		rc = profile(o);
 	sf_json_free(&o->doc);

@@ -97,7 +97,6 @@ static int fail_fix(struct parser *p, const struct token *t, int code, const cha
 
 #define fail(p, t, code, ...) fail_fix(p, t, code, NULL, __VA_ARGS__)
 
-
 /* The token's text, for messages; long ones are cut. */
 static const char *tok_text(const struct parser *p, const struct token *t,
 			    char *buf, size_t cap)
@@ -352,17 +351,25 @@ static const char *const_name_at(const void *ctx, unsigned i)
 	return i < sf_const_count ? sf_consts[i].name : NULL;
 }
 
-static int unknown_constant(struct parser *p)
+/* The current token is an unknown what ("constant"): the error names the
+ * closest of name_at's names to name (len bytes) and offers it as the fix,
+ * or, when none is close, ends with hint. */
+static int unknown_name(struct parser *p, const char *what, const char *name, size_t len,
+			const char *(*name_at)(const void *, unsigned), const char *hint)
 {
 	char buf[64];
-	const char *near = sf_closest(p->text + p->tok.start, p->tok.len,
-				      const_name_at, NULL);
+	const char *near = sf_closest(name, len, name_at, NULL);
 
 	if (near)
-		return fail_fix(p, &p->tok, -EINVAL, near, "unknown constant '%s' (did you mean '%s'?)",
-				tok_text(p, &p->tok, buf, sizeof(buf)), near);
-	return fail(p, &p->tok, -EINVAL, "unknown constant '%s'",
-		    tok_text(p, &p->tok, buf, sizeof(buf)));
+		return fail_fix(p, &p->tok, -EINVAL, near, "unknown %s '%s' (did you mean '%s'?)",
+				what, tok_text(p, &p->tok, buf, sizeof(buf)), near);
+	return fail(p, &p->tok, -EINVAL, "unknown %s '%s'%s", what,
+		    tok_text(p, &p->tok, buf, sizeof(buf)), hint);
+}
+
+static int unknown_constant(struct parser *p)
+{
+	return unknown_name(p, "constant", p->text + p->tok.start, p->tok.len, const_name_at, "");
 }
 
 /* The largest and smallest decimal a signed argument of type t reads. */
@@ -914,19 +921,12 @@ static int parse_syscall(struct parser *p, struct sf_rule *r)
 
 		sc = sf_syscall_lookup(name, len);
 		if (!sc) {
-			const char *near;
 			if (len > 4 && memcmp(name, "sys_", 4) == 0) {
 				name += 4;
 				len -= 4;
 			}
-			near = sf_closest(name, len, syscall_name_at, NULL);
-			if (near)
-				return fail_fix(p, &p->tok, -EINVAL, near,
-						"unknown syscall '%s' (did you mean '%s'?)",
-						tok_text(p, &p->tok, buf, sizeof(buf)), near);
-			return fail(p, &p->tok, -EINVAL,
-				    "unknown syscall '%s' (see `secfilter syscalls`)",
-				    tok_text(p, &p->tok, buf, sizeof(buf)));
+			return unknown_name(p, "syscall", name, len, syscall_name_at,
+					    " (see `secfilter syscalls`)");
 		}
 	}
 	r->what = SF_R_SYSCALL;
@@ -945,21 +945,14 @@ static const char *group_name_at(const void *ctx, unsigned i)
 static int parse_group(struct parser *p, struct sf_rule *r)
 {
 	const struct sf_group *g = sf_group_lookup(p->text + p->tok.start, p->tok.len);
-	char buf[64];
-	const char *near;
 
 	if (g) {
 		r->what = SF_R_GROUP;
 		r->nr = (uint16_t)(g - sf_groups);
 		return 0;
 	}
-	near = sf_closest(p->text + p->tok.start, p->tok.len, group_name_at, NULL);
-	if (near)
-		return fail_fix(p, &p->tok, -EINVAL, near, "unknown group '%s' (did you mean '%s'?)",
-				tok_text(p, &p->tok, buf, sizeof(buf)), near);
-	return fail(p, &p->tok, -EINVAL,
-		    "unknown group '%s' (see `secfilter syscalls --groups`)",
-		    tok_text(p, &p->tok, buf, sizeof(buf)));
+	return unknown_name(p, "group", p->text + p->tok.start, p->tok.len, group_name_at,
+			    " (see `secfilter syscalls --groups`)");
 }
 
 /* directive := 'on_next_syscall' | 'default' | syscall | '*' | '@' GROUP */
@@ -1002,7 +995,6 @@ static const char *errno_name_at(const void *ctx, unsigned i)
 static int parse_errno(struct parser *p, uint16_t *e)
 {
 	char buf[64];
-	const char *near;
 
 	if (p->tok.kind == T_NUM) {
 		if (p->tok.num < 1 || p->tok.num > SF_ERRNO_MAX)
@@ -1018,14 +1010,10 @@ static int parse_errno(struct parser *p, uint16_t *e)
 			*e = en->value;
 			return next(p);
 		}
-		near = sf_closest(p->text + p->tok.start, p->tok.len, errno_name_at, NULL);
-		if (near)
-			return fail_fix(p, &p->tok, -EINVAL, near,
-					"unknown error name '%s' (did you mean '%s'?)",
-					tok_text(p, &p->tok, buf, sizeof(buf)), near);
-		return fail(p, &p->tok, -EINVAL, "unknown error name '%s' (expected EPERM, "
-			    "ENOSYS, ... or a number from 1 to %d)",
-			    tok_text(p, &p->tok, buf, sizeof(buf)), SF_ERRNO_MAX);
+		_Static_assert(SF_ERRNO_MAX == 4095, "the hint below names SF_ERRNO_MAX");
+		return unknown_name(p, "error name", p->text + p->tok.start, p->tok.len,
+				    errno_name_at,
+				    " (expected EPERM, ENOSYS, ... or a number from 1 to 4095)");
 	}
 	return fail(p, &p->tok, -EINVAL,
 		    "expected an error name (EPERM, ENOSYS, ...) or number after 'return', got '%s'",
@@ -1061,19 +1049,23 @@ static int parse_action(struct parser *p, uint16_t *action)
 	return 1;
 }
 
+/* An action that must come here; the error says what was expected. */
+static int expect_action(struct parser *p, uint16_t *action, const char *expected)
+{
+	char buf[64];
+	int rc = parse_action(p, action);
+
+	if (rc <= 0)
+		return rc;
+	return fail(p, &p->tok, -EINVAL, "expected %s, got '%s'", expected,
+		    tok_text(p, &p->tok, buf, sizeof(buf)));
+}
+
 /* default's rhs := action */
 static int parse_default(struct parser *p, struct sf_rule *r)
 {
-	char buf[64];
-	int rc;
-
 	r->rhs = SF_RHS_ACTION;
-	rc = parse_action(p, &r->action);
-	if (rc <= 0)
-		return rc;
-	return fail(p, &p->tok, -EINVAL,
-		    "expected kill, log, trap or return ERRNO after 'default:', got '%s'",
-		    tok_text(p, &p->tok, buf, sizeof(buf)));
+	return expect_action(p, &r->action, "kill, log, trap or return ERRNO after 'default:'");
 }
 
 static const char *directive_text(const struct sf_rule *r)
@@ -1123,33 +1115,13 @@ static int parse_rhs(struct parser *p, struct sf_rule *r)
 	r->span_len = (uint32_t)(p->prev_end - r->span);
 	if (!tok_is(p, "else"))
 		return 0;
-	if ((rc = next(p)))
-		return rc;
-	rc = parse_action(p, &r->action);
-	if (rc <= 0)
-		return rc;
-	return fail(p, &p->tok, -EINVAL,
-		    "expected an action (return ERRNO, kill, trap, log) after 'else', got '%s'",
-		    tok_text(p, &p->tok, buf, sizeof(buf)));
+	rc = next(p);
+	return rc ? rc
+		  : expect_action(p, &r->action,
+				  "an action (return ERRNO, kill, trap, log) after 'else'");
 }
 
 static int parse_text(struct parser *parent, uint32_t src, unsigned depth);
-
-static const char *error_text(int e)
-{
-	switch (e) {
-	case ENOENT: return "No such file or directory";
-	case EACCES: return "Permission denied";
-	case ENOTDIR: return "Not a directory";
-	case EISDIR: return "Is a directory";
-	case ELOOP: return "Too many levels of symbolic links";
-	case ENAMETOOLONG: return "File name too long";
-	case EINVAL: return "not a regular file";
-	case EAGAIN: return "it changed while being read";
-	case ENOMEM: return "out of memory";
-	default: return sf_errno_name((unsigned)e) ? sf_errno_name((unsigned)e) : "error";
-	}
-}
 
 /* The path an @include of `path` in source src opens: relative to src's
  * directory when src is a file, else as it is (the working directory). */
@@ -1214,7 +1186,7 @@ static int parse_include(struct parser *p)
 	rc = sf_file_read(path, SF_MAX_TEXT - p->ast->text_total + 1, &text, &len, &tsize, id);
 	if (rc) {
 		rc = fail(p, &pt, rc == -ENOMEM ? -ENOMEM : -EINVAL, "cannot read '%s': %s", path,
-			  error_text(-rc));
+			  sf_file_error(-rc));
 		sf_mem_free(path, size);
 		return rc;
 	}
@@ -1332,19 +1304,8 @@ int sf_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err)
 int sf_parse_diag(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err,
 		  struct sf_diag *d)
 {
-	struct sf_src *s = &SF_VEC_AT(&ast->srcs, struct sf_src, src);
 	struct parser top = { .how = how, .ast = ast, .err = err, .diag = d };
+	int rc = sf_front_start(ast, src, how, "policy text", err);
 
-	err->code = 0;
-	err->text[0] = '\0';
-	s->is_file = how == SF_SRC_FILE;
-	if (s->is_file)
-		sf_file_id(s->name, s->id); /* unknown: no cycle through it is seen */
-	ast->text_total += s->len;
-	if (s->len > SF_MAX_TEXT) {
-		sf_error_at(err, -E2BIG, s->name, s->text, s->len, 0, 0, 0,
-			    "policy text is %zu bytes; the limit is 1 MiB", s->len);
-		return -E2BIG;
-	}
-	return parse_text(&top, src, 0);
+	return rc ? rc : parse_text(&top, src, 0);
 }

@@ -481,14 +481,7 @@ int sf_obs_of_filters(struct sf_obs *o, const struct sf_policy *p, long nr)
 
 static void hex(struct sf_out *o, uint64_t v)
 {
-	char d[16];
-	int i = sizeof d;
-
-	do {
-		d[--i] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	sf_out_mem(o, d + i, sizeof d - (size_t)i);
+	sf_out_digits(o, v, 16);
 }
 
 void sf_obs_format(struct sf_out *out, const struct sf_obs *o)

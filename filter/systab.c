@@ -24,6 +24,21 @@ static int name_is(const char *s, const char *name, size_t len)
 	return cmp_name(s, name, len) == 0;
 }
 
+/* The first of count rows of size bytes each, starting with their name,
+ * that is named name; NULL when none is.  For the short tables that are
+ * not sorted by name. */
+static const void *scan_names(const void *rows, unsigned count, size_t size, const char *name,
+			      size_t len)
+{
+	const char *row = rows;
+	unsigned i;
+
+	for (i = 0; i < count; i++, row += size)
+		if (name_is(row, name, len))
+			return row;
+	return NULL;
+}
+
 const struct sf_syscall *sf_syscall_by_nr(long nr)
 {
 	if (nr < 0 || nr >= SF_NR_COUNT || sf_syscall_row[nr] == SF_NO_ROW)
@@ -113,15 +128,15 @@ const struct sf_const *sf_const_lookup(const char *name, size_t len)
 
 extern const unsigned short sf_errno_canon[];
 extern const unsigned sf_errno_top;
+extern const char sf_errno_texts[];
+extern const unsigned short sf_errno_text_at[];
+
+_Static_assert(offsetof(struct sf_errno, name) == 0, "scan_names: the name comes first");
+_Static_assert(offsetof(struct sf_group, name) == 0, "scan_names: the name comes first");
 
 const struct sf_errno *sf_errno_lookup(const char *name, size_t len)
 {
-	unsigned i;
-
-	for (i = 0; i < sf_errno_count; i++)
-		if (name_is(sf_errnos[i].name, name, len))
-			return &sf_errnos[i];
-	return NULL;
+	return scan_names(sf_errnos, sf_errno_count, sizeof(sf_errnos[0]), name, len);
 }
 
 const char *sf_errno_name(unsigned e)
@@ -130,12 +145,13 @@ const char *sf_errno_name(unsigned e)
 							       : NULL;
 }
 
+const char *sf_errno_text(unsigned e)
+{
+	return e <= sf_errno_top && sf_errno_text_at[e] != 0xffff ? sf_errno_texts + sf_errno_text_at[e]
+								  : NULL;
+}
+
 const struct sf_group *sf_group_lookup(const char *name, size_t len)
 {
-	unsigned i;
-
-	for (i = 0; i < sf_group_count; i++)
-		if (name_is(sf_groups[i].name, name, len))
-			return &sf_groups[i];
-	return NULL;
+	return scan_names(sf_groups, sf_group_count, sizeof(sf_groups[0]), name, len);
 }

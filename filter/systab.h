@@ -111,6 +111,10 @@ extern const unsigned sf_errno_count;
 const struct sf_errno *sf_errno_lookup(const char *name, size_t len);
 /* The canonical name of e ("EAGAIN" for 11), or NULL when it has none. */
 const char *sf_errno_name(unsigned e);
+/* What strerror says of e ("Resource temporarily unavailable" for 11),
+ * or NULL when it has no row: strerror without libc, for the engine and
+ * the library (glibc's may load translations, through libc's syscalls). */
+const char *sf_errno_text(unsigned e);
 
 /* systemd's system call groups (@file-system, ...), the groups they
  * include expanded, the names the x86-64 table lacks left out. */

@@ -1,10 +1,12 @@
 /* Small containers for the policy engine: growable arrays over sf_mem_alloc
  * and a bounded text writer that needs no libc I/O (the printers also run
  * inside the preload library's signal handler). */
+#include <errno.h>
 #include <string.h>
 
 #include "internal.h"
 #include "mem.h"
+#include "systab.h"
 
 void *sf_vec_push(struct sf_vec *v, size_t elem, uint32_t limit)
 {
@@ -39,6 +41,18 @@ void sf_vec_free(struct sf_vec *v, size_t elem)
 	v->cap = 0;
 }
 
+const char *sf_file_error(int e)
+{
+	const char *text = e > 0 ? sf_errno_text((unsigned)e) : NULL;
+
+	switch (e) {
+	case EINVAL: return "not a regular file";
+	case EAGAIN: return "it changed while being read";
+	case ENOMEM: return "out of memory";
+	default: return text ? text : "error";
+	}
+}
+
 /* Byte loops, not memcpy and strlen: the preload library prints policies
  * in every exec'd image and must not call what the program may define. */
 void sf_out_mem(struct sf_out *o, const char *s, size_t n)
@@ -59,7 +73,7 @@ void sf_out_str(struct sf_out *o, const char *s)
 	}
 }
 
-void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
+void sf_out_digits(struct sf_out *o, uint64_t v, unsigned base)
 {
 	char digits[24];
 	unsigned i = sizeof(digits);
@@ -68,9 +82,14 @@ void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
 		digits[--i] = "0123456789abcdef"[v % base];
 		v /= base;
 	} while (v);
+	sf_out_mem(o, digits + i, sizeof(digits) - i);
+}
+
+void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base)
+{
 	if (base == 16)
 		sf_out_str(o, "0x");
-	sf_out_mem(o, digits + i, sizeof(digits) - i);
+	sf_out_digits(o, v, base);
 }
 
 void sf_out_s64(struct sf_out *o, int64_t v)

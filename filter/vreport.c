@@ -258,6 +258,18 @@ void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c)
 	sf_out_str(o, "\n");
 }
 
+void sf_vreport(struct sf_out *o, const struct sf_vcall *c, const char *other_rule)
+{
+	sf_vreport_head(o, c);
+	sf_vreport_args(o, c);
+	if (sf_vreport_rule(o, c) < 0) {
+		sf_out_str(o, "    rule: ");
+		sf_out_str(o, other_rule);
+		sf_out_str(o, "\n");
+	}
+	sf_vreport_add(o, c);
+}
+
 uint64_t sf_vsum_fix(struct sf_out *o, const struct sf_policy *p, const struct sf_vsum *e,
 		     size_t n, size_t i)
 {

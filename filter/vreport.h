@@ -46,6 +46,9 @@ void sf_vreport_args(struct sf_out *o, const struct sf_vcall *c);
 int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c);
 /* "    add: RULE\n" (nothing for a decision it cannot widen). */
 void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c);
+/* The four in order: the whole report of c, other_rule being the rule
+ * line's text for a decision sf_vreport_rule does not know. */
+void sf_vreport(struct sf_out *o, const struct sf_vcall *c, const char *other_rule);
 
 /* The rule to add for calls of nr that got decision d (SF_NOT_IN_SET, SF_RETURN or
  * a filter's index) in policy p, obs being those calls: "sys_X: EXPR",

@@ -223,7 +223,7 @@ static void disasm_one(const struct sock_filter *p, unsigned i, uint32_t a,
 		} else if (BPF_MODE(in->code) == BPF_LEN) {
 			snprintf(ins, icap, "%-5s len", name);
 		} else {
-			snprintf(ins, icap, ".code 0x%04x, 0x%x", in->code, in->k);
+			break;
 		}
 		return;
 	case BPF_ST:
@@ -231,10 +231,9 @@ static void disasm_one(const struct sock_filter *p, unsigned i, uint32_t a,
 		snprintf(ins, icap, "%-5s M[%u]", BPF_CLASS(in->code) == BPF_ST ? "st" : "stx", in->k);
 		return;
 	case BPF_ALU:
-		name = alu_names[BPF_OP(in->code) >> 4];
-		if (!name)
-			snprintf(ins, icap, ".code 0x%04x, 0x%x", in->code, in->k);
-		else if (BPF_OP(in->code) == BPF_NEG)
+		if (!(name = alu_names[BPF_OP(in->code) >> 4]))
+			break;
+		if (BPF_OP(in->code) == BPF_NEG)
 			snprintf(ins, icap, "neg");
 		else if (BPF_SRC(in->code) == BPF_X)
 			snprintf(ins, icap, "%-5s x", name);
@@ -242,18 +241,18 @@ static void disasm_one(const struct sock_filter *p, unsigned i, uint32_t a,
 			snprintf(ins, icap, "%-5s #0x%x", name, in->k);
 		return;
 	case BPF_JMP:
-		name = jmp_names[BPF_OP(in->code) >> 4];
-		if (!name)
-			snprintf(ins, icap, ".code 0x%04x, 0x%x", in->code, in->k);
-		else if (BPF_OP(in->code) == BPF_JA)
+		if (!(name = jmp_names[BPF_OP(in->code) >> 4]))
+			break;
+		if (BPF_OP(in->code) == BPF_JA) {
 			snprintf(ins, icap, "%-5s L%04u", name, i + 1 + in->k);
-		else if (BPF_SRC(in->code) == BPF_X)
+			return;
+		}
+		if (BPF_SRC(in->code) == BPF_X)
 			snprintf(ins, icap, "%-5s x, L%04u, L%04u", name, i + 1 + in->jt, i + 1 + in->jf);
 		else
 			snprintf(ins, icap, "%-5s #0x%x, L%04u, L%04u", name, in->k, i + 1 + in->jt,
 				 i + 1 + in->jf);
-		if (name && BPF_OP(in->code) != BPF_JA)
-			jump_comment(com, ccap, in, a);
+		jump_comment(com, ccap, in, a);
 		return;
 	case BPF_RET:
 		if (BPF_RVAL(in->code) == BPF_K) {
@@ -267,6 +266,8 @@ static void disasm_one(const struct sock_filter *p, unsigned i, uint32_t a,
 		snprintf(ins, icap, "%s", BPF_MISCOP(in->code) == BPF_TAX ? "tax" : "txa");
 		return;
 	}
+	/* what no opcode name covers: the raw code, as an assembler takes it */
+	snprintf(ins, icap, ".code 0x%04x, 0x%x", in->code, in->k);
 }
 
 void sf_bpf_print_disasm(FILE *out, const struct sock_filter *insns, unsigned n)

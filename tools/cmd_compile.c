@@ -149,15 +149,13 @@ static int write_output(const char *path, enum format f, const struct output *o)
 int cmd_compile(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "expr", required_argument, NULL, 'e' },
+		TOOL_POLICY_LONGOPTS,
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "syntax", required_argument, NULL, 'S' },
 		TOOL_COMMON_LONGOPTS,
 	};
-	int syntax = SYNTAX_BY_NAME;
-	const char *file = NULL, *expr = NULL, *output = NULL;
+	struct policy_args pol = POLICY_ARGS_INIT;
+	const char *output = NULL;
 	enum format fmt = FMT_DISASM;
 	struct sock_filter *prog;
 	struct policy_in in;
@@ -165,14 +163,13 @@ int cmd_compile(int argc, char **argv)
 	unsigned len = 0;
 	int o, r;
 
-	while ((o = getopt_long(argc, argv, ":p:e:f:o:hV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":" TOOL_POLICY_SHORTOPTS "f:o:hV", opts, NULL)) != -1) {
+		if ((r = policy_option("compile", o, optarg, &pol)) >= 0) {
+			if (r)
+				return r;
+			continue;
+		}
 		switch (o) {
-		case 'p':
-		case 'e':
-			if (file || expr)
-				return tool_usage_err("compile", "compile: give one policy: -p or -e");
-			*(o == 'p' ? &file : &expr) = optarg;
-			break;
 		case 'f':
 			if (parse_format(optarg, &fmt) < 0)
 				return tool_usage_err("compile", "compile: unknown format '%s' "
@@ -181,19 +178,13 @@ int cmd_compile(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		case 'S':
-			syntax = syntax_by_name(optarg);
-			if (syntax < 0)
-				return tool_usage_err("compile", "compile: unknown syntax '%s' "
-						      "(secfilter, minijail or oci)", optarg);
-			break;
 		default:
 			return tool_common_option("compile", o, argv, usage);
 		}
 	}
 	if (optind < argc)
 		return tool_usage_err("compile", "compile: unexpected argument '%s'", argv[optind]);
-	r = policy_in_load(&in, "compile", file, expr, syntax);
+	r = policy_in_load(&in, "compile", pol.file, pol.expr, pol.syntax);
 	if (r)
 		return r;
 	r = policy_in_parse(&in, &p);

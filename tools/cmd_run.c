@@ -95,8 +95,7 @@ struct kill {
 };
 
 struct run {
-	const char *file, *expr;
-	int syntax;        /* --syntax, or SYNTAX_BY_NAME */
+	struct policy_args pol;
 	enum mode mode;
 	int mode_explicit;
 	int log;
@@ -142,27 +141,25 @@ static int parse_env_defaults(struct run *r)
 static int parse_args(struct run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "expr", required_argument, NULL, 'e' },
+		TOOL_POLICY_LONGOPTS,
 		{ "trusted", no_argument, NULL, 't' },
 		{ "interpose", no_argument, NULL, 'i' },
 		{ "log", no_argument, NULL, 'l' },
-		{ "syntax", required_argument, NULL, 'S' },
 		TOOL_COMMON_LONGOPTS,
 	};
+	struct policy_args pol = POLICY_ARGS_INIT;
 	int o, rc;
 
-	r->syntax = SYNTAX_BY_NAME;
+	r->pol = pol;
 	if ((rc = parse_env_defaults(r)))
 		return rc;
-	while ((o = getopt_long(argc, argv, "+:p:e:tilhV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "+:" TOOL_POLICY_SHORTOPTS "tilhV", opts, NULL)) != -1) {
+		if ((rc = policy_option("run", o, optarg, &r->pol)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (o) {
-		case 'p':
-		case 'e':
-			if (r->file || r->expr)
-				return tool_usage_err("run", "run: give one policy: -p or -e");
-			*(o == 'p' ? &r->file : &r->expr) = optarg;
-			break;
 		case 't':
 		case 'i':
 			if (r->mode_explicit)
@@ -173,12 +170,6 @@ static int parse_args(struct run *r, int argc, char **argv)
 			break;
 		case 'l':
 			r->log = 1;
-			break;
-		case 'S':
-			r->syntax = syntax_by_name(optarg);
-			if (r->syntax < 0)
-				return tool_usage_err("run", "run: unknown syntax '%s' (secfilter, "
-						      "minijail or oci)", optarg);
 			break;
 		default:
 			return tool_common_option("run", o, argv, usage);
@@ -441,16 +432,7 @@ static void add_kill(struct run *r, pid_t pid, long nr, const char *comm)
 	for (i = 0; i < r->nkills; i++)
 		if (r->kills[i].pid == pid) /* two threads reported at once */
 			return;
-	if (r->nkills == r->kills_cap) {
-		struct kill *k;
-		r->kills_cap = r->kills_cap ? 2 * r->kills_cap : 16;
-		k = realloc(r->kills, r->kills_cap * sizeof(*k));
-		if (!k) {
-			tool_err("out of memory");
-			exit(EX_SF_FAIL);
-		}
-		r->kills = k;
-	}
+	r->kills = xgrow(r->kills, &r->kills_cap, r->nkills, sizeof(*r->kills), 16);
 	r->kills[r->nkills].pid = pid;
 	r->kills[r->nkills].nr = nr;
 	snprintf(r->kills[r->nkills].comm, sizeof(r->kills[0].comm), "%s", comm);
@@ -639,26 +621,37 @@ static int take_listener(struct run *r, int child_fd, int *pending_sig)
  * they were done (*status says how). */
 #define PROG_ENDED (-1)
 
+/* From PROG's exec stop, runs it on to addr (where says what that is),
+ * read from what: 0 when it could not be (errno says why).  0 once
+ * there, PROG_ENDED, or an exit status. */
+static int stop_at(struct run *r, unsigned long addr, const char *what, const char *where,
+		   int *status)
+{
+	int rc;
+
+	if (!addr) {
+		tool_perr("run: cannot read %s of %s", what, r->name);
+		return EX_SF_FAIL;
+	}
+	rc = trace_run_to(r->pid, addr, status);
+	if (rc == 1)
+		return PROG_ENDED;
+	if (rc != 0) {
+		tool_perr("run: cannot stop %s at %s", r->name, where);
+		return EX_SF_FAIL;
+	}
+	return 0;
+}
+
 /* Trusted mode, at PROG's exec stop: the filter goes in at the first
  * instruction of the new image.  0, PROG_ENDED, or an exit status. */
 static int arm_trusted(struct run *r, int *status, int *pending_sig)
 {
-	unsigned long start = trace_rip(r->pid);
 	long ret;
-	int rc;
+	int rc = stop_at(r, trace_rip(r->pid), "the registers", "its first instruction", status);
 
-
-	if (!start) {
-		tool_perr("run: cannot read the registers of %s", r->name);
-		return EX_SF_FAIL;
-	}
-	rc = trace_run_to(r->pid, start, status);
-	if (rc == 1)
-		return PROG_ENDED;
-	if (rc != 0) {
-		tool_perr("run: cannot stop %s at its first instruction", r->name);
-		return EX_SF_FAIL;
-	}
+	if (rc)
+		return rc;
 	ret = trace_inject_seccomp(r->pid, r->prog, r->prog_len,
 				   r->listen ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, pending_sig);
 	if (r->listen && ret == -EBUSY) {
@@ -713,20 +706,11 @@ static int handshakes(int fd, pid_t pid)
  * only with the library enforcing.  0, PROG_ENDED, or an exit status. */
 static int verify_interposed(struct run *r, int *status)
 {
-	unsigned long entry = trace_auxv(r->pid, AT_ENTRY);
-	int rc;
+	int rc = stop_at(r, trace_auxv(r->pid, AT_ENTRY), "the entry point", "its entry point",
+			 status);
 
-	if (!entry) {
-		tool_err("run: cannot read the entry point of %s", r->name);
-		return EX_SF_FAIL;
-	}
-	rc = trace_run_to(r->pid, entry, status);
-	if (rc == 1)
-		return PROG_ENDED;
-	if (rc < 0) {
-		tool_perr("run: cannot stop %s at its entry point", r->name);
-		return EX_SF_FAIL;
-	}
+	if (rc)
+		return rc;
 	rc = handshakes(r->hs[0], r->pid);
 	if (rc == 1)
 		return 0;
@@ -938,7 +922,7 @@ static int prepare(struct run *r, int argc, char **argv)
 
 	if ((rc = parse_args(r, argc, argv)))
 		return rc;
-	if ((rc = policy_in_load(&r->in, "run", r->file, r->expr, r->syntax)))
+	if ((rc = policy_in_load(&r->in, "run", r->pol.file, r->pol.expr, r->pol.syntax)))
 		return rc;
 	if ((rc = policy_in_parse(&r->in, &r->policy)))
 		return rc;

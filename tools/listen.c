@@ -220,14 +220,7 @@ static void kill_process(struct listener *l, uint64_t id, pid_t tid, pid_t tgid,
 			respond(l, id, -ENOSYS, 0);
 		return;
 	}
-	if (l->nkills == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 8;
-		l->kills = realloc(l->kills, l->cap * sizeof(*l->kills));
-		if (!l->kills) {
-			tool_err("out of memory");
-			exit(EX_SF_FAIL);
-		}
-	}
+	l->kills = xgrow(l->kills, &l->cap, l->nkills, sizeof(*l->kills), 8);
 	k = &l->kills[l->nkills++];
 	k->pid = tgid;
 	k->nr = nr;

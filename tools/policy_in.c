@@ -76,6 +76,26 @@ int syntax_by_name(const char *name)
 	return -1;
 }
 
+int policy_option(const char *cmd, int o, const char *arg, struct policy_args *a)
+{
+	switch (o) {
+	case 'p':
+	case 'e':
+		if (a->file || a->expr)
+			return tool_usage_err(cmd, "%s: give one policy: -p or -e", cmd);
+		*(o == 'p' ? &a->file : &a->expr) = arg;
+		return 0;
+	case 'S':
+		a->syntax = syntax_by_name(arg);
+		if (a->syntax < 0)
+			return tool_usage_err(cmd, "%s: unknown syntax '%s' (secfilter, minijail or "
+					      "oci)", cmd, arg);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 static int load_in(struct policy_in *in, const char *cmd, const char *file,
 		   const char *expr)
 {

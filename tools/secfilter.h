@@ -64,6 +64,10 @@ int tool_common_option(const char *cmd, int o, char **argv, const char *usage);
 
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
+/* The array a of *cap elements of elem bytes, with room for element n:
+ * when n has reached *cap, moved to twice as many (first to begin
+ * with).  Out of memory ends the command, as for xmalloc. */
+void *xgrow(void *a, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* Reads at most max bytes of fd (a policy larger than the parser's limit
  * need only be read far enough to be refused).  Returns 0 and a NUL-
@@ -89,6 +93,23 @@ struct policy_in {
 /* --syntax=NAME: secfilter, minijail or oci; -1 if none of them. */
 int syntax_by_name(const char *name);
 #define SYNTAX_BY_NAME (-1) /* policy_in_load: the file's extension says */
+
+/* The options of a command that takes one policy: -p FILE or -e TEXT, and
+ * --syntax NAME.  Start with POLICY_ARGS_INIT. */
+struct policy_args {
+	const char *file, *expr;
+	int syntax; /* or SYNTAX_BY_NAME */
+};
+#define POLICY_ARGS_INIT { NULL, NULL, SYNTAX_BY_NAME }
+/* Their getopt_long rows, and their letters for its short options. */
+#define TOOL_POLICY_LONGOPTS                            \
+	{ "policy", required_argument, NULL, 'p' },     \
+	{ "expr", required_argument, NULL, 'e' },       \
+	{ "syntax", required_argument, NULL, 'S' }
+#define TOOL_POLICY_SHORTOPTS "p:e:"
+/* Takes option o of cmd (its argument arg) into a when it is one of them:
+ * returns 0, or the usage error's status; -1 when o is another option. */
+int policy_option(const char *cmd, int o, const char *arg, struct policy_args *a);
 
 /* Fills in from -p/-e (at most one of file, expr set) or the environment,
  * in the syntax given, or SYNTAX_BY_NAME.  Returns 0, or an exit status

@@ -757,5 +757,7 @@ unsigned long trace_auxv(pid_t pid, unsigned long type)
 			break;
 		}
 	fclose(f);
+	if (!val)
+		errno = ENOENT;
 	return val;
 }

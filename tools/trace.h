@@ -71,14 +71,15 @@ long trace_inject_seccomp(pid_t pid, const struct sock_filter *prog, unsigned le
  * run.  Returns close's result. */
 long trace_inject_close(pid_t pid, int fd, int listener, int *pending_sig);
 
-/* An auxiliary vector entry of a stopped child (AT_ENTRY...), 0 if none. */
+/* An auxiliary vector entry of a stopped child (AT_ENTRY...), 0 if none
+ * (errno says why: ENOENT when the vector has no such entry). */
 unsigned long trace_auxv(pid_t pid, unsigned long type);
 
 /* Whether a stopped child runs in 64-bit mode (an i386 or x32-only
  * image does not): 1, 0, or -1 when ptrace fails. */
 int trace_is_x86_64(pid_t pid);
 
-/* The instruction pointer of a stopped child, 0 on failure. */
+/* The instruction pointer of a stopped child, 0 on failure (errno). */
 unsigned long trace_rip(pid_t pid);
 
 /* The signal a stop should pass on when resuming: WSTOPSIG, or 0 for a

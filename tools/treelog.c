@@ -67,14 +67,7 @@ static struct sf_vsum *entry(struct treelog *t, long nr, int decision, int *fres
 	for (i = 0; i < t->n; i++)
 		if (t->e[i].nr == nr && t->e[i].decision == decision)
 			return &t->e[i];
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->e = realloc(t->e, t->cap * sizeof(*t->e));
-		if (!t->e) {
-			tool_err("out of memory");
-			exit(EX_SF_FAIL);
-		}
-	}
+	t->e = xgrow(t->e, &t->cap, t->n, sizeof(*t->e), 16);
 	*fresh = 1;
 	memset(&t->e[t->n], 0, sizeof(t->e[0]));
 	t->e[t->n].nr = nr;
@@ -99,11 +92,7 @@ void treelog_call(struct treelog *t, const struct sf_vcall *c)
 		char *buf = xmalloc(64 << 10);
 		struct sf_out o = { buf, 64 << 10, 0 };
 
-		sf_vreport_head(&o, c);
-		sf_vreport_args(&o, c);
-		if (sf_vreport_rule(&o, c) < 0)
-			sf_out_str(&o, "    rule: a filter installed before this policy\n");
-		sf_vreport_add(&o, c);
+		sf_vreport(&o, c, "a filter installed before this policy");
 		sf_out_end(&o);
 		treelog_write(t, buf, strlen(buf));
 		free(buf);

@@ -113,6 +113,21 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+void *xgrow(void *a, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	size_t want = *cap ? 2 * *cap : first;
+
+	if (n < *cap)
+		return a;
+	a = realloc(a, want * elem);
+	if (!a) {
+		tool_err("out of memory");
+		exit(EX_SF_FAIL);
+	}
+	*cap = want;
+	return a;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -3,8 +3,8 @@
 # library (interposition), the library's trusted mode (LD_AUDIT and
 # LD_PRELOAD) and `secfilter run --trusted`.  A short set that starts
 # processes and handles signals every way Python does (posix_spawn with
-# every attribute, asyncio's subprocesses, ptys, mmap); the full set of
-# issue 8 is in the README with its figures.  A test whose verdict differs
+# every attribute, asyncio's subprocesses, ptys, mmap); the full set,
+# with its figures, is in doc/testing.md.  A test whose verdict differs
 # is run again alone, in both ways: a flaky test that then agrees passes.
 . "$TOP/tests/e2e/lib.sh"
 

@@ -43,7 +43,7 @@ cases="ls tar sh python3"
 # Not getpid: Go's runtime makes it from other threads (preemption), and
 # one of them may be reported but never made when the program exits.
 deny="write getdents64 lseek ioctl fcntl getppid uname sysinfo getuid"
-policy="*: 1; io_uring_setup: 0"  # a restricted write needs it (README, io_uring)
+policy="*: 1; io_uring_setup: 0"  # a restricted write needs it (secfilter(7), io_uring)
 for d in $deny; do policy="$policy; $d: 0"; done
 run_case rw-ls ls -l tree/a /usr/include/linux/netfilter
 run_case rw-python3 /usr/bin/python3 -c 'import os; os.listdir("."); print(os.getppid() > 0)'

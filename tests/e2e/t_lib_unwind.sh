@@ -4,7 +4,8 @@
 # forked child, in a thread, in the vDSO; a corrupt stack still gives the
 # report, never a crash in the library.  Then the same walks compared
 # with gdb's, frame for frame, on this test's program, on an -O2 build of
-# it and on python3 and sqlite3.
+# it and on python3 and sqlite3.  Last, the source lines of every frame
+# of every report here compared with addr2line's.
 . "$TOP/tests/e2e/lib.sh"
 
 U=$PROGS/lib_unwind
@@ -117,7 +118,7 @@ cat >usesearly.c <<'C'
 __attribute__((noinline)) void early_raiser(void) { raise(SIGUSR1); __asm__ volatile(""); }
 int main(void) { early_raiser(); return 0; }
 C
-cc -shared -fPIC -o libearly.so early.c &&
+cc -g -shared -fPIC -o libearly.so early.c &&
 	cc -o usesearly usesearly.c -Wl,--no-as-needed -L. -learly -Wl,-rpath,"$SCRATCH" || fail "cc"
 filtered "$DENY" ./usesearly >early.out 2>early.err
 expect_sigkill $?
@@ -187,8 +188,8 @@ compare u-altstack "$DENY" "$U" altstack
 compare u-thread "$DENY" "$U" thread
 compare u-vdso '*: 1; clock_gettime: 0' "$U" vdso
 compare u-deep "$DENY" "$U" deep 20
-# The same program at -O2 without frame pointers.
-cc -O2 -fomit-frame-pointer -D_GNU_SOURCE -o lib_unwind_O2 "$TOP/tests/progs/lib_unwind.c" -lpthread ||
+# The same program at -O2 without frame pointers (-g for its lines).
+cc -O2 -g -fomit-frame-pointer -D_GNU_SOURCE -o lib_unwind_O2 "$TOP/tests/progs/lib_unwind.c" -lpthread ||
 	fail "cc -O2"
 compare o2-malloc '*: 1; brk: 0' ./lib_unwind_O2 malloc
 compare o2-handler "$DENY" ./lib_unwind_O2 handler
@@ -204,3 +205,32 @@ compare py-brk '*: 1; brk: 0' /usr/bin/python3 -c pass
 echo 'create table t(a); insert into t values(1);' >db.sql
 compare sqlite-fdatasync '*: 1; io_uring_setup: 0; fdatasync: 0' sqlite3 -init "$SCRATCH/db.sql" "$SCRATCH/db"
 [ "$(sqlite3 "$SCRATCH/db" 'select count(*) from t')" = 1 ] || fail "sqlite3 did not run the statements"
+
+# ---- source lines against addr2line ----
+# Each frame's `at FILE:LINE` comes from the library's own DWARF line
+# reader (filter/dwline.c); addr2line reads the same table with binutils'.
+# The reports above have lines in the test's program (-O1 and -O2), in a
+# shared object (libearly.so, a load bias that is not 0) and in the
+# library's own restorer.  Add a real program with a line table: the
+# secfilter command itself (-O2 -g), killed reading its policy file.
+# (Built with ASan, the command wants its runtime first, before the
+# library: it is told not to check.)
+echo 'read: 1' >p.pol
+ASAN_OPTIONS=verify_asan_link_order=0 filtered '*: 1; io_uring_setup: 0; read: 0' \
+	"$SECFILTER" check p.pol >cmd.out 2>cmd.err
+expect_sigkill $?
+expect_report cmd.err read 'not in the allowed set'
+expect_grep '^      #[0-9]+ 0x[0-9a-f]+ [^ ]+ \(.*/secfilter\) at tools/' cmd.err
+# A CPython built from source with -g (pyenv's: -O3, DWARF 5, a line
+# table of megabytes in libpython) where there is one: its interpreter
+# listing a directory.
+pys=( $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.*/bin/python3 2>/dev/null | sort -V | tail -2) )
+for py in "${pys[@]}"; do
+	v=$(basename "$(dirname "$(dirname "$py")")")
+	filtered '*: 1; getdents64: 0' "$py" ls.py >"pyenv-$v.out" 2>"pyenv-$v.err"
+	expect_sigkill $?
+	expect_frames "pyenv-$v.err" os_listdir
+done
+[ ${#pys[@]} -gt 0 ] || echo "(no CPython built by pyenv here: none compared)"
+expect_lines *.err *.report
+echo "ok source lines as addr2line names them: $(tail -1 lines.out)"

@@ -4,7 +4,7 @@
 /* The libraries of the new image, libc included, are found through
  * LD_LIBRARY_PATH, and the loader relocates libc first: an IFUNC
  * resolver there runs before any constructor.  Interposition keeps
- * LD_LIBRARY_PATH (README: a limit, like the image's own RUNPATH). */
+ * LD_LIBRARY_PATH (doc/security.md: a limit, like the image's own RUNPATH). */
 #include "escape.h"
 
 int main(int argc, char **argv)

@@ -2,7 +2,7 @@
 // expect: interpose=limit trusted=stop run=stop
 /* Preinit functions run before any library's constructor, the preloaded
  * library's included: in interposition mode nothing is armed yet (a limit,
- * README).  Trusted mode's filter is in force since la_version, before
+ * doc/security.md).  Trusted mode's filter is in force since la_version, before
  * the loader even maps the program's libraries. */
 #include "escape.h"
 

@@ -2,7 +2,7 @@
 // expect: interpose=limit trusted=limit run=limit
 // policy: *: 1; io_uring_setup: 1; openat: !(flags & O_CREAT); open: !(flags & O_CREAT); creat: 0
 /* A policy that names io_uring_setup in a rule of its own accepts what
- * rings do: the ring creates the file (README, io_uring). */
+ * rings do: the ring creates the file (doc/security.md, io_uring). */
 #include "ring.h"
 
 int main(int argc, char **argv)

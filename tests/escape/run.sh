@@ -16,7 +16,7 @@
 #     // args: WORDS                               (optional, after the marker)
 #     // control: allowed | plain | none           (optional; allowed if absent)
 # stop: the marker must not exist; limit: what interposition cannot stop
-# (README, "What the library cannot see or do"), shown, not required;
+# (doc/security.md, "What the library cannot see or do"), shown, not required;
 # known: an escape that work in progress elsewhere removes (the header
 # says which), shown, not required; skip: not run in that mode.  An attempt finds its helpers (shared
 # objects lib_*.so, other programs) in $ESCAPE_DIR, and waits for every

@@ -509,6 +509,7 @@ static void test_errnos_match_headers(void **state)
 			continue;
 		named++;
 		assert_int_equal(sf_errno_lookup(name, strlen(name))->value, i);
+		assert_string_equal(sf_errno_text(i), msg);
 		if (strncmp(msg, "Unknown error", 13) == 0)
 			fail_msg("%s (%u) is not an error libc knows", name, i);
 	}
@@ -524,6 +525,9 @@ static void test_errnos_match_headers(void **state)
 	assert_null(sf_errno_name(0));
 	assert_null(sf_errno_name(41));
 	assert_null(sf_errno_name(4095));
+	assert_null(sf_errno_text(0));
+	assert_null(sf_errno_text(41));
+	assert_null(sf_errno_text(4095));
 }
 
 int main(void)
