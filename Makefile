@@ -312,7 +312,7 @@ FUZZ_CFLAGS := -g -O1 -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifilter -I$(B)/gen -Ites
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS ?=
 
-$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard filter/*.h tests/unit/bpf_sim.h)
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard filter/*.h tests/unit/bpf_sim.h tests/fuzz/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $< $(FUZZ_SRC) -o $@
 

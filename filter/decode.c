@@ -12,16 +12,16 @@ const struct sf_argdesc *sf_argdesc(long nr, unsigned arg)
 
 	if (nr < 0 || nr >= SF_NR_COUNT || arg >= SF_MAX_ARGS)
 		return NULL;
-	while (lo < hi) {
+	while (lo < hi) { /* the first row of the argument: see sf_argdesc_call */
 		unsigned mid = lo + (hi - lo) / 2;
 		long k = (long)sf_argdescs[mid].nr * 8 + sf_argdescs[mid].arg;
-		if (k == key)
-			return &sf_argdescs[mid];
 		if (k < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	if (lo < sf_argdesc_count && sf_argdescs[lo].nr == nr && sf_argdescs[lo].arg == arg)
+		return &sf_argdescs[lo];
 	return NULL;
 }
 
@@ -35,14 +35,17 @@ static enum sf_type arg_type(long nr, unsigned arg)
 const struct sf_argdesc *sf_argdesc_call(long nr, unsigned arg, const uint64_t a[6],
 					 struct sf_argdesc *tmp)
 {
-	const struct sf_argdesc *d = sf_argdesc(nr, arg);
+	const struct sf_argdesc *d = sf_argdesc(nr, arg), *end = sf_argdescs + sf_argdesc_count;
+	const struct sf_argdesc *row;
 	enum sf_type t;
 
 	if (!d || (d->kind != SF_AK_ENUM && d->kind != SF_AK_FLAGS) || d->aux == SF_NO_ARG)
 		return d;
 	t = arg_type(nr, d->aux);
-	if (sf_normalize(a[d->aux], t) == sf_normalize(d->cond, t))
-		return d;
+	/* the argument's rows, one per value of the other argument */
+	for (row = d; row < end && row->nr == d->nr && row->arg == d->arg; row++)
+		if (sf_normalize(a[d->aux], t) == sf_normalize(row->cond, t))
+			return row;
 	*tmp = *d;
 	tmp->kind = SF_AK_NUM;
 	return tmp;

@@ -69,12 +69,15 @@ extern const unsigned sf_cset_count;
 extern const struct sf_argdesc sf_argdescs[];
 extern const unsigned sf_argdesc_count;
 
-/* The hint for argument arg of syscall nr, or NULL (a plain number). */
+/* The hint for argument arg of syscall nr, or NULL (a plain number).  An
+ * argument whose constants depend on another's value has a row for each
+ * such value, one after another (setsockopt's optname: SO_* at level
+ * SOL_SOCKET, TCP_* at IPPROTO_TCP...): this is the first. */
 const struct sf_argdesc *sf_argdesc(long nr, unsigned arg);
 
-/* How a call reads argument arg: its hint, with a condition that does not
- * hold for this call's arguments (setsockopt at another level than
- * SOL_SOCKET) turned into a plain number.  *tmp is the storage. */
+/* How a call reads argument arg: the hint whose condition holds for this
+ * call's arguments, or a plain number when none does (setsockopt at a
+ * level with no row).  *tmp is the storage. */
 const struct sf_argdesc *sf_argdesc_call(long nr, unsigned arg, const uint64_t a[6],
 					 struct sf_argdesc *tmp);
 
@@ -153,6 +156,37 @@ int sf_suggest(struct sf_out *out, long nr, const struct sf_obs *o, enum sf_argm
  * sf_suggest writes (arguments it does not mention may be anything); 0
  * otherwise (o is then unusable). */
 int sf_obs_of_filters(struct sf_obs *o, const struct sf_policy *p, long nr);
+
+/* ---- pairs: an argument whose constants depend on another's value ----
+ * setsockopt's optname is an SO_* at level SOL_SOCKET, a TCP_* at
+ * IPPROTO_TCP: learn keeps the (level, optname) pairs the runs made and
+ * filters them together, "level == SOL_SOCKET && optname == SO_REUSEADDR
+ * || level == IPPROTO_TCP && optname == TCP_NODELAY", not each argument
+ * alone (that would allow SO_DEBUG, TCP_NODELAY's number, at SOL_SOCKET).
+ * Values are normalized, the other argument's first. */
+#define SF_PAIRS 16
+
+struct sf_pairs {
+	uint8_t n;
+	uint8_t many; /* more than SF_PAIRS, or not known together */
+	uint64_t v[SF_PAIRS][2];
+};
+
+/* nr's argument whose hint depends on another's value (*arg), and that
+ * other (*by); 0 when it has none. */
+int sf_pairs_args(long nr, unsigned *arg, unsigned *by);
+/* Adds a call's pair (nothing for a syscall without one). */
+void sf_pairs_add(struct sf_pairs *p, long nr, const uint64_t a[6]);
+void sf_pairs_merge(struct sf_pairs *into, const struct sf_pairs *from);
+/* sf_suggest, with nr's two arguments filtered together as the pairs of
+ * p when the mode filters both by their values and p is known. */
+int sf_suggest_pairs(struct sf_out *out, long nr, const struct sf_obs *o,
+		     const struct sf_pairs *p, enum sf_argmode mode);
+/* The reverse, for a policy's rule on nr that sf_obs_of_filters read
+ * into o: the pairs its disjunction of pairs allows, or every pair of
+ * the values it allows each argument; many when either may be any. */
+void sf_pairs_of_filters(struct sf_pairs *pp, const struct sf_policy *p, long nr,
+			 const struct sf_obs *o);
 
 /* An observation as one line of text, "N a0/a1/..." per argument
  * "n:v,v,v:bits:flags" in hex, and back: how processes hand theirs to

@@ -176,6 +176,24 @@ static int value_less(enum sf_type t, uint64_t x, uint64_t y)
 	return sf_type_signed(t) ? (int64_t)x < (int64_t)y : x < y;
 }
 
+/* The hint to write argument i's values with: for one whose constants
+ * depend on another argument, the row for that argument's one value, or
+ * a plain number when it had several (a TCP_* value is no SO_*). */
+static const struct sf_argdesc *values_desc(long nr, unsigned i, const struct sf_obs *o,
+					    struct sf_argdesc *tmp)
+{
+	const struct sf_argdesc *d = sf_argdesc(nr, i);
+	uint64_t a[SF_MAX_ARGS] = { 0 };
+
+	if (!d || (d->kind != SF_AK_ENUM && d->kind != SF_AK_FLAGS) || d->aux == SF_NO_ARG)
+		return d;
+	if (!o->a[d->aux].many && o->a[d->aux].nvals == 1)
+		a[d->aux] = o->a[d->aux].vals[0];
+	else
+		a[d->aux] = ~d->cond; /* no row's */
+	return sf_argdesc_call(nr, i, a, tmp);
+}
+
 /* "name == A || name == B", values in increasing order; returns how many. */
 static unsigned put_values(struct sf_out *o, const char *name, const struct sf_argdesc *d,
 			   enum sf_type t, const struct sf_argobs *a)
@@ -295,36 +313,94 @@ static unsigned put_risky(struct sf_out *o, const char *name, const struct sf_ar
 	return n;
 }
 
+/* "by == A && arg == X || by == B && arg == Y", in increasing order. */
+static void put_pairs(struct sf_out *o, const struct sf_syscall *sc, unsigned arg, unsigned by,
+		      const struct sf_pairs *p, int paren)
+{
+	const enum sf_type tb = arg_type(sc, by), ta = arg_type(sc, arg);
+	uint64_t v[SF_PAIRS][2];
+	unsigned n = p->n, i, j;
+
+	for (i = 0; i < n; i++) {
+		v[i][0] = p->v[i][0];
+		v[i][1] = p->v[i][1];
+	}
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && (value_less(tb, v[j][0], v[j - 1][0]) ||
+				      (v[j][0] == v[j - 1][0] && value_less(ta, v[j][1], v[j - 1][1])));
+		     j--) {
+			uint64_t x = v[j][0], y = v[j][1];
+			v[j][0] = v[j - 1][0];
+			v[j][1] = v[j - 1][1];
+			v[j - 1][0] = x;
+			v[j - 1][1] = y;
+		}
+	if (paren && n > 1)
+		sf_out_str(o, "(");
+	for (i = 0; i < n; i++) {
+		uint64_t a[SF_MAX_ARGS] = { 0 };
+		struct sf_argdesc tmp;
+
+		a[by] = v[i][0];
+		if (i)
+			sf_out_str(o, " || ");
+		sf_out_str(o, sc->args[by].name);
+		sf_out_str(o, " == ");
+		sf_decode_value(o, sf_argdesc(sc->nr, by), tb, v[i][0]);
+		sf_out_str(o, " && ");
+		sf_out_str(o, sc->args[arg].name);
+		sf_out_str(o, " == ");
+		sf_decode_value(o, sf_argdesc_call(sc->nr, arg, a, &tmp), ta, v[i][1]);
+	}
+	if (paren && n > 1)
+		sf_out_str(o, ")");
+}
+
 int sf_suggest(struct sf_out *out, long nr, const struct sf_obs *o, enum sf_argmode mode)
+{
+	return sf_suggest_pairs(out, nr, o, NULL, mode);
+}
+
+int sf_suggest_pairs(struct sf_out *out, long nr, const struct sf_obs *o,
+		     const struct sf_pairs *p, enum sf_argmode mode)
 {
 	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
 	enum shape shapes[SF_MAX_ARGS];
-	unsigned i, parts = 0, filtered = 0;
+	unsigned i, parts = 0, filtered = 0, arg = SF_NO_ARG, by = SF_NO_ARG;
 
 	for (i = 0; i < SF_MAX_ARGS; i++) {
 		shapes[i] = sc && i < sc->nargs ? shape_of(nr, i, &o->a[i], mode) : S_NONE;
 		filtered += shapes[i] != S_NONE;
 	}
+	/* the pairs stand for both arguments' values, when both are filtered */
+	if (p && !p->many && p->n && sf_pairs_args(nr, &arg, &by) &&
+	    (shapes[arg] != S_VALUES || shapes[by] != S_VALUES))
+		arg = by = SF_NO_ARG;
 	for (i = 0; i < SF_MAX_ARGS; i++) {
 		const struct sf_argobs *a = &o->a[i];
+		struct sf_argdesc tmp;
 		const struct sf_argdesc *d;
 		const char *name;
 		enum sf_type t;
 		int paren;
 
-		if (shapes[i] == S_NONE)
+		if (shapes[i] == S_NONE || i == arg)
 			continue;
 		d = sf_argdesc(nr, i);
 		name = sc->args[i].name;
 		t = arg_type(sc, i);
 		if (parts++)
 			sf_out_str(out, " && ");
+		if (i == by) {
+			put_pairs(out, sc, arg, by, p, filtered > 2);
+			continue;
+		}
 		switch (shapes[i]) {
 		case S_VALUES:
 			paren = filtered > 1 && a->nvals > 1;
 			if (paren)
 				sf_out_str(out, "(");
-			put_values(out, name, d, t, a);
+			put_values(out, name, values_desc(nr, i, o, &tmp), t, a);
 			if (paren)
 				sf_out_str(out, ")");
 			break;
@@ -369,6 +445,29 @@ static int not_bits(const struct sf_node *nodes, uint32_t i, uint64_t *m)
 		return -1;
 	*m = nodes[n->left].value;
 	return nodes[n->left].arg;
+}
+
+/* a == v && b == w || a == v2 && b == w2 ...: 0 with the two arguments
+ * in *a, *b (as every alternative orders them), or -1. */
+static int pair_alts(const struct sf_node *nodes, const uint32_t *alts, unsigned na, int *a,
+		     int *b)
+{
+	unsigned k;
+
+	*a = *b = -1;
+	for (k = 0; k < na; k++) {
+		const struct sf_node *n = &nodes[alts[k]], *l, *r;
+		if (n->kind != SF_N_AND)
+			return -1;
+		l = &nodes[n->left];
+		r = &nodes[n->right];
+		if (l->kind != SF_N_PRED || l->op != SF_OP_EQ || r->kind != SF_N_PRED ||
+		    r->op != SF_OP_EQ || l->arg == r->arg || (k && (l->arg != *a || r->arg != *b)))
+			return -1;
+		*a = l->arg;
+		*b = r->arg;
+	}
+	return na ? 0 : -1;
 }
 
 /* One conjunct, on one argument: its shape read into o.  seen[arg] says
@@ -424,6 +523,17 @@ static int read_conjunct(const struct sf_node *nodes, uint32_t c, long nr,
 			o->a[arg].bits = ~0ull;
 			return 0;
 		}
+		/* pairs: their values, each argument's apart */
+		if (pair_alts(nodes, alts, na, &arg, &a2) == 0) {
+			if (seen[arg] || seen[a2])
+				return -1;
+			seen[arg] = seen[a2] = S_VALUES;
+			for (k = 0; k < na; k++) {
+				obs_value(&o->a[arg], nodes[nodes[alts[k]].left].value);
+				obs_value(&o->a[a2], nodes[nodes[alts[k]].right].value);
+			}
+			return o->a[arg].many || o->a[a2].many ? -1 : 0;
+		}
 	} else {
 		alts[0] = c;
 		na = 1;
@@ -475,6 +585,110 @@ int sf_obs_of_filters(struct sf_obs *o, const struct sf_policy *p, long nr)
 		o->a[i].pair_seen = !pair[i];
 	}
 	return 1;
+}
+
+/* ---- pairs ---- */
+
+int sf_pairs_args(long nr, unsigned *arg, unsigned *by)
+{
+	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+	unsigned i;
+
+	for (i = 0; sc && i < sc->nargs; i++) {
+		const struct sf_argdesc *d = sf_argdesc(nr, i);
+		if (d && (d->kind == SF_AK_ENUM || d->kind == SF_AK_FLAGS) && d->aux != SF_NO_ARG) {
+			*arg = i;
+			*by = d->aux;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void pair_value(struct sf_pairs *p, uint64_t by, uint64_t arg)
+{
+	unsigned i;
+
+	if (p->many)
+		return;
+	for (i = 0; i < p->n; i++)
+		if (p->v[i][0] == by && p->v[i][1] == arg)
+			return;
+	if (p->n == SF_PAIRS) {
+		p->many = 1;
+		return;
+	}
+	p->v[p->n][0] = by;
+	p->v[p->n++][1] = arg;
+}
+
+void sf_pairs_add(struct sf_pairs *p, long nr, const uint64_t a[6])
+{
+	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+	unsigned arg, by;
+
+	if (sf_pairs_args(nr, &arg, &by))
+		pair_value(p, sf_normalize(a[by], arg_type(sc, by)),
+			   sf_normalize(a[arg], arg_type(sc, arg)));
+}
+
+void sf_pairs_merge(struct sf_pairs *into, const struct sf_pairs *from)
+{
+	unsigned i;
+
+	if (from->many)
+		into->many = 1;
+	for (i = 0; i < from->n; i++)
+		pair_value(into, from->v[i][0], from->v[i][1]);
+}
+
+/* The pairs of a disjunction of them among filter f's conjuncts: 1 when
+ * there is one. */
+static int pairs_of_filter(struct sf_pairs *pp, const struct sf_node *nodes,
+			   const struct sf_filter *f, unsigned arg, unsigned by)
+{
+	uint32_t conj[MAX_CONJ], alts[MAX_CONJ];
+	unsigned n = 0, na, i, k;
+	int a, b;
+
+	if (flatten(nodes, f->root, SF_N_AND, conj, &n) < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		na = 0;
+		if (nodes[conj[i]].kind != SF_N_OR ||
+		    flatten(nodes, conj[i], SF_N_OR, alts, &na) < 0 ||
+		    pair_alts(nodes, alts, na, &a, &b) < 0 || a != (int)by || b != (int)arg)
+			continue;
+		for (k = 0; k < na; k++)
+			pair_value(pp, nodes[nodes[alts[k]].left].value,
+				   nodes[nodes[alts[k]].right].value);
+		return 1;
+	}
+	return 0;
+}
+
+void sf_pairs_of_filters(struct sf_pairs *pp, const struct sf_policy *p, long nr,
+			 const struct sf_obs *o)
+{
+	const struct sf_argobs *x, *y;
+	unsigned arg, by, f, i, j;
+
+	pp->n = pp->many = 0;
+	if (!sf_pairs_args(nr, &arg, &by))
+		return;
+	for (f = 0; f < p->sys[nr].nfilters; f++)
+		if (pairs_of_filter(pp, p->nodes, &p->filters[sf_rule_first(p, &p->sys[nr]) + f],
+				    arg, by))
+			return;
+	x = &o->a[arg];
+	y = &o->a[by];
+	if (x->many || y->many) {
+		pp->many = 1;
+		return;
+	}
+	for (i = 0; i < y->nvals; i++)
+		for (j = 0; j < x->nvals; j++)
+			pair_value(pp, y->vals[i], x->vals[j]);
 }
 
 /* ---- as text ---- */

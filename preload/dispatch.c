@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 
 #include "ksig.h"
+#include "notify.h"
 #include "rewrite.h"
 #include "sf.h"
 
@@ -188,6 +189,8 @@ static void sf_sigsys(int sig, siginfo_t *si, void *ucv)
 		trap(si, uc);
 	} else if (si->si_code == SYS_SECCOMP && sf_cfg.mode == SF_MODE_TRUSTED) {
 		sf_report_trusted(si, uc);
+	} else if (sf_cfg.mode == SF_MODE_TRUSTED && sf_notify_die_request(si, uc)) {
+		return; /* the listener's kill: the call's restart dies (notify.c) */
 	} else if (is_arm_request(si)) {
 		if (sf_arm() == 0)
 			sf_ack_arm();

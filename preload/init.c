@@ -15,6 +15,7 @@
 
 #include "ksig.h"
 #include "mem.h"
+#include "notify.h"
 #include "sf.h"
 
 struct sf_settings sf_cfg SF_HOT;
@@ -453,13 +454,15 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 			handshake(hs);
 		return;
 	}
+	if (!inherited)
+		sf_notify_prepare(p); /* the first image's kills to a listener */
 	if (sf_trusted_compile_boot(p, &prog, &err) < 0)
 		apply_error(&err);
 	if (hs)
 		handshake(hs);
 	if (!inherited && sf_guard_install() < 0)
 		sf_fatal("secfilter: cannot install the guard filter");
-	if (sf_trusted_load(&prog, p, &err) < 0)
+	if (sf_notify_load(&prog, p, &err) < 0)
 		apply_error(&err);
 	sf_kernel_on = 1;
 }

@@ -18,6 +18,7 @@
 
 #include "bpf.h"
 #include "internal.h"
+#include "notify.h"
 #include "sf.h"
 #include "unw.h"
 
@@ -204,6 +205,26 @@ static void report(const struct sf_call *c, int d, const struct sf_policy *p, in
 		sf_unpages(mem, REPORT_CAP);
 }
 
+/* The backtrace of a call the listener reported from outside (notify.c):
+ * it comes from the thread itself, whose context at the call the
+ * listener's SIGSYS interrupted (uc): from site, for a call the library
+ * made again for the listener, past its own frames (of either copy). */
+void sf_report_backtrace(ucontext_t *uc, uintptr_t site)
+{
+	char small[4096];
+	char *mem = may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
+	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
+	struct sf_call c;
+
+	sf_memset(&c, 0, sizeof c);
+	c.uc = uc;
+	c.ip = site ? site : (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	put_backtrace(&b, &c);
+	sf_log_emit(b.p, b.len);
+	if (mem)
+		sf_unpages(mem, REPORT_CAP);
+}
+
 /* Log and trap report and go on (action.c carries on for them); kill,
  * and an errno where the caller cannot answer with one, end the process. */
 static int must_die(unsigned a)
@@ -231,6 +252,8 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 		sf_authority->violation(c, d, p);
 		return;
 	}
+	if (sf_cfg.mode == SF_MODE_TRUSTED)
+		sf_notify_reissue(c, d, p); /* the listener reports and kills */
 	a = sf_call_action(p, c, d);
 	self = may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
 	if (in_report == self)

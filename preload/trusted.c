@@ -13,14 +13,16 @@
 #include "eval.h"
 #include "ksig.h"
 #include "mem.h"
+#include "notify.h"
 #include "sf.h"
 
 static long set_filter(const struct sock_fprog *fp, unsigned long flags)
 {
 	long r = sf_sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, (long)flags, (long)fp, 0, 0, 0);
 
-	/* With TSYNC, a positive result is a thread that could not follow. */
-	return r > 0 ? -EBUSY : r;
+	/* With TSYNC, a positive result is a thread that could not follow;
+	 * with a new listener, its fd (TSYNC_ESRCH then reports a thread). */
+	return r > 0 && !(flags & SECCOMP_FILTER_FLAG_NEW_LISTENER) ? -EBUSY : r;
 }
 
 static long install(const struct sock_filter *prog, unsigned len, unsigned long flags)
@@ -157,6 +159,8 @@ static uint32_t denied_action(int all_threads)
 {
 	if (sf_cfg.action == SF_ACT_LOG)
 		return SECCOMP_RET_LOG;
+	if (all_threads && sf_notify_wanted)
+		return SECCOMP_RET_USER_NOTIF; /* to the listener (notify.c) */
 	return all_threads ? SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL : SECCOMP_RET_KILL_PROCESS;
 }
 
@@ -205,6 +209,7 @@ static uint32_t denied_action(int all_threads)
  * kill. */
 #define MARK_TAG 0x5ec0f17e6d61726bull /* "secfilter" "mark" */
 #define MARK_ERRNO 4093
+#define MARK_ERRNO_HEARD 4092 /* the program's kill goes to a listener (notify.c) */
 #define PASS_LEN 9
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -227,6 +232,11 @@ static uint64_t text_id(const char *text, size_t len, int all_threads)
 	const unsigned char *bid = sf_self_build_id(&n);
 	uint32_t deny = denied_action(all_threads);
 	uint64_t h;
+
+	/* The listener's kill and the handler's deny the same calls: an
+	 * image exec'd under the one has the program of the other in force. */
+	if (deny == SECCOMP_RET_USER_NOTIF)
+		deny = SECCOMP_RET_TRAP | SF_BPF_TRAP_KILL;
 
 	if (!bid || !n)
 		return 0;
@@ -271,7 +281,7 @@ static void install_mark(const struct sf_policy *p, uint64_t id, unsigned long f
 		/* 6 */ LD(20), JNE((uint32_t)(MARK_TAG >> 32), 5),
 		/* 8 */ LD(24), JNE((uint32_t)id, 3),
 		/* 10 */ LD(28), JNE((uint32_t)(id >> 32), 1),
-		/* 12 */ RET(SECCOMP_RET_ERRNO | MARK_ERRNO),
+		/* 12 */ RET(SECCOMP_RET_ERRNO | (sf_notify_wanted ? MARK_ERRNO_HEARD : MARK_ERRNO)),
 		/* 13 */ RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog fp = { .len = sizeof mark / sizeof mark[0],
@@ -354,13 +364,17 @@ int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out, stru
  * expect. */
 int sf_trusted_in_force(const struct sf_prog *prog)
 {
-	return prog->id &&
-	       sf_sys(SYS_sched_yield, (long)MARK_TAG, (long)prog->id, 0, 0, 0, 0) == -MARK_ERRNO;
+	long r = prog->id ? sf_sys(SYS_sched_yield, (long)MARK_TAG, (long)prog->id, 0, 0, 0, 0) : 0;
+
+	if (r == -MARK_ERRNO_HEARD)
+		sf_notify_heard = 1;
+	return r == -MARK_ERRNO || r == -MARK_ERRNO_HEARD;
 }
 
 /* Installs on this thread; in trusted mode on every thread of the process
  * (TSYNC), so that a narrowing made through the API cannot be escaped by
- * another thread.  The exec of a static binary installs on the calling
+ * another thread.  0 or -errno; when the kill goes to a listener
+ * (notify.c), the fd of the filter's listener.  The exec of a static binary installs on the calling
  * thread only: the exec ends the others. */
 int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_error *err)
 {
@@ -368,10 +382,11 @@ int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_e
 	 * report when the program blocked SIGSYS (the kernel then kills at
 	 * once, our handler never runs). */
 	unsigned long flags = SECCOMP_FILTER_FLAG_LOG |
-			      (prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0);
+			      (prog->all_threads ? SECCOMP_FILTER_FLAG_TSYNC : 0) |
+			      (prog->all_threads && sf_notify_wanted ? SF_NOTIFY_FLAGS : 0);
 	long r = install(prog->insns, prog->len, flags);
 
-	if (r == 0 && prog->id)
+	if (r >= 0 && prog->id)
 		install_mark(p, prog->id, flags & SECCOMP_FILTER_FLAG_TSYNC);
 	if (r < 0 && !err->text[0]) {
 		struct sf_buf b = { err->text, 0, sizeof err->text };

@@ -12,10 +12,11 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#include "notify.h"
 #include "sf.h"
 #include "vreport.h"
 
-static size_t self_read(void *ctx, uint64_t addr, void *buf, size_t n)
+size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n)
 {
 	long pid = *(long *)ctx;
 	size_t done = 0;
@@ -55,27 +56,26 @@ void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d,
 	v.pid = pid;
 	v.p = p;
 	v.decision = d;
-	v.read = self_read;
+	v.read = sf_vm_read;
 	v.ctx = &pid;
-	sf_vreport_head(&o, &v);
-	sf_vreport_args(&o, &v);
-	if (d == SF_DENY_DISPATCH) {
-		sf_out_str(&o, c->nr == SYS_ptrace
-				       ? "    rule: ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) "
-					 "would switch a tracee's filter off\n"
-				       : "    rule: prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch "
-					 "the filter off\n");
-	} else if (d == SF_DENY_UNFOLLOWABLE) {
-		sf_out_str(&o, "    rule: a CLONE_VM child without its own stack cannot be "
-			       "followed\n");
-	} else if (d == SF_ALLOW) {
+	sf_report_vbody(&o, &v);
+	b->len += sf_out_end(&o) < o.cap ? o.len : o.cap ? o.cap - 1 : 0;
+}
+
+void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v)
+{
+	const char *why = "not in the allowed set";
+
+	if (v->decision == SF_DENY_DISPATCH)
+		why = v->nr == SYS_ptrace ? "ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) would "
+					    "switch a tracee's filter off"
+					  : "prctl(PR_SET_SYSCALL_USER_DISPATCH) would switch the "
+					    "filter off";
+	else if (v->decision == SF_DENY_UNFOLLOWABLE)
+		why = "a CLONE_VM child without its own stack cannot be followed";
+	else if (v->decision == SF_ALLOW)
 		/* a kernel filter this image inherited, from a policy other
 		 * than the one its environment names */
-		sf_out_str(&o, "    rule: denied by a filter installed before this image\n");
-	} else if (sf_vreport_rule(&o, &v) < 0) {
-		sf_out_str(&o, "    rule: not in the allowed set\n");
-	} else {
-		sf_vreport_add(&o, &v);
-	}
-	b->len += sf_out_end(&o) < o.cap ? o.len : o.cap ? o.cap - 1 : 0;
+		why = "denied by a filter installed before this image";
+	sf_vreport(o, v, why);
 }

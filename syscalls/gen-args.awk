@@ -126,7 +126,6 @@ $1 == "arg" {
 	if (!($2 in nr)) fail("unknown syscall " $2)
 	if (!(($2, $3) in argi)) fail("sys_" $2 " has no argument " $3)
 	a = nr[$2] * 8 + argi[$2, $3]
-	if (a in row) fail("argument " $3 " of " $2 " twice")
 	au = NF == 5 ? $5 : "-"
 	if (!(au in autos)) fail("bad AUTO '" au "' (expected -, yes or values)")
 	kind = $4; set = 0; aux = "SF_NO_ARG"; cond = 0
@@ -151,9 +150,19 @@ $1 == "arg" {
 	} else {
 		fail("bad kind '" kind "'")
 	}
-	row[a] = sprintf("{ %d, %d, %s, %s, %d, %s, %sULL }", nr[$2], argi[$2, $3], kind,
-			 autos[au], set, aux, cond)
-	keys[nrows++] = a
+	# several rows for one argument: each decodes it under its own value
+	# of the same other argument, and they agree on AUTO
+	if (a in rowaux) {
+		if (aux == "SF_NO_ARG" || rowaux[a] != aux) fail("argument " $3 " of " $2 " twice")
+		if (rowauto[a] != au) fail("argument " $3 " of " $2 " with another AUTO")
+		if ((a, cond) in rowcond) fail("argument " $3 " of " $2 " twice for " r[2])
+	}
+	rowaux[a] = aux; rowauto[a] = au; rowcond[a, cond] = 1
+	row[nrows] = sprintf("{ %d, %d, %s, %s, %d, %s, %sULL }", nr[$2], argi[$2, $3], kind,
+			     autos[au], set, aux, cond)
+	keys[nrows] = a
+	order[nrows] = nrows
+	nrows++
 	next
 }
 { fail("bad row '" $0 "'") }
@@ -183,14 +192,14 @@ END {
 	}
 	print "};"
 	printf "const unsigned sf_cset_count = %d;\n\n", nsets
-	# rows by number, then argument
+	# rows by number, then argument, an argument's rows in the file's order
 	for (i = 1; i < nrows; i++) {
-		t = keys[i]
-		for (j = i - 1; j >= 0 && keys[j] > t; j--) keys[j + 1] = keys[j]
-		keys[j + 1] = t
+		t = order[i]
+		for (j = i - 1; j >= 0 && keys[order[j]] > keys[t]; j--) order[j + 1] = order[j]
+		order[j + 1] = t
 	}
 	print "const struct sf_argdesc sf_argdescs[] = {"
-	for (i = 0; i < nrows; i++) printf "\t%s,\n", row[keys[i]]
+	for (i = 0; i < nrows; i++) printf "\t%s,\n", row[order[i]]
 	print "};"
 	printf "const unsigned sf_argdesc_count = %d;\n", nrows
 }

@@ -64,7 +64,8 @@ struct learn {
 	char *dest;          /* where the policy goes */
 	int dest_default;    /* ./PROG.conf, chosen here */
 	int in_place;        /* dest is a merged policy: replaced whole */
-	int out_fd;          /* dest, opened before PROG runs; -1: stdout or in place */
+	int out_fd;          /* dest, opened before PROG runs, or -o -'s standard
+				output; -1: in place */
 	int out_created;     /* dest did not exist before */
 	struct learned *model;
 	unsigned char *seen; /* bitmap of followed task ids */
@@ -130,6 +131,28 @@ static unsigned prog_of(struct learn *l, pid_t pid)
 	return (unsigned)n;
 }
 
+/* glibc's own signals (SIGCANCEL, SIGSETXID), which it handles from the
+ * first thread on: only the program's own calls (pthread_cancel, setuid)
+ * raise them, and those calls are in the run. */
+#define GLIBC_SIGNALS(sig) ((sig) == 32 || (sig) == 33)
+
+/* rt_sigaction(sig, act, ...) that installs a handler (not SIG_DFL or
+ * SIG_IGN) brings calls that only a signal makes (learned.c). */
+static void note_handler(struct learn *l, pid_t pid, const uint64_t a[6])
+{
+	long handler;
+
+	if (!a[1] || GLIBC_SIGNALS(a[0]))
+		return;
+	errno = 0;
+	handler = ptrace(PTRACE_PEEKDATA, pid, (void *)a[1], 0); /* sa_handler */
+	if (errno || handler == (long)SIG_DFL || handler == (long)SIG_IGN)
+		return;
+	l->model->triggers |= LT_HANDLER;
+	if (a[0] == SIGALRM)
+		l->model->triggers |= LT_ALARM;
+}
+
 static void record_syscall(struct learn *l, pid_t pid)
 {
 	struct __ptrace_syscall_info info;
@@ -151,6 +174,8 @@ static void record_syscall(struct learn *l, pid_t pid)
 	}
 	for (i = 0; i < 6; i++)
 		a[i] = info.entry.args[i];
+	if (info.entry.nr == SYS_rt_sigaction)
+		note_handler(l, pid, a);
 	learned_call(l->model, (long)info.entry.nr, a, prog_of(l, pid));
 }
 
@@ -178,7 +203,7 @@ static int on_stop(struct learn *l, pid_t pid, int st)
 				l->prog_of[pid] = 0; /* a new program: named again */
 		}
 		if (event == PTRACE_EVENT_CLONE) /* a thread (not fork or vfork) */
-			l->model->threads = 1;
+			l->model->triggers |= LT_THREADS;
 		/* the child runs what its creator ran, until it execs */
 		if ((event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_FORK ||
 		     event == PTRACE_EVENT_VFORK) && l->counting &&
@@ -238,6 +263,19 @@ static void warn_gaps(const struct learn *l)
 			 (unsigned long long)l->model->foreign);
 }
 
+/* -o -: standard output is the policy's alone.  learn keeps it, and PROG
+ * (which would write its own output into the policy) gets standard
+ * error as its standard output instead.  Returns 0 or an exit status. */
+static int stdout_for_policy(struct learn *l)
+{
+	l->out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (l->out_fd < 0 || (l->argv && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)) {
+		tool_perr("learn: standard output");
+		return EX_SF_FAIL;
+	}
+	return 0;
+}
+
 /* Where the policy goes: -o FILE; else the policy merged into, replaced
  * whole once the new one is ready; else ./PROG.conf (not .policy: that
  * names a minijail file), which must not
@@ -249,7 +287,7 @@ static int open_output(struct learn *l, const char *first_policy)
 {
 	l->out_fd = -1;
 	if (l->output && strcmp(l->output, "-") == 0)
-		return 0;
+		return stdout_for_policy(l);
 	if (l->output) {
 		l->dest = xstrdup(l->output);
 	} else if (first_policy) {
@@ -263,8 +301,8 @@ static int open_output(struct learn *l, const char *first_policy)
 		sprintf(l->dest, "%s.conf", base);
 		l->dest_default = 1;
 	} else {
-		return tool_usage_err("learn", "learn: where to? give -o FILE (the --merge "
-				      "files are logs, not policies)");
+		return tool_usage_err("learn", "learn: where to? give -o FILE (no --merge "
+				      "file is a policy in secfilter's syntax)");
 	}
 	l->out_fd = open(l->dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (l->out_fd >= 0) {
@@ -332,7 +370,7 @@ static int write_policy(struct learn *l)
 	char *text = learned_policy(l->model, &len);
 	const char *name = l->dest ? l->dest : "standard output";
 	struct stat st;
-	int fd = l->out_fd >= 0 ? l->out_fd : STDOUT_FILENO, r;
+	int fd = l->out_fd, r;
 
 	if (!text) {
 		if (errno != EINVAL)
@@ -345,17 +383,16 @@ static int write_policy(struct learn *l)
 	} else {
 		fflush(stdout);
 		/* Only a regular file has old contents to cut (a FIFO or a
-		 * terminal cannot be truncated). */
-		if (l->out_fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		 * terminal cannot be truncated); standard output is the
+		 * caller's to truncate, or append to. */
+		if (l->dest && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 		    ftruncate(fd, 0) < 0)
 			r = -errno;
 		if (r == 0)
 			r = write_all(fd, text, len);
-		if (l->out_fd >= 0) {
-			if (close(fd) < 0 && r == 0)
-				r = -errno;
-			l->out_fd = -1;
-		}
+		if (close(fd) < 0 && r == 0)
+			r = -errno;
+		l->out_fd = -1;
 	}
 	free(text);
 	if (r < 0) {
@@ -466,10 +503,13 @@ static int learn(struct learn *l)
 	close(errfd);
 	warn_gaps(l);
 	rc = write_policy(l);
+	if (!rc)
+		learned_timing_note(l->model);
 	return rc ? rc : status_to_exit(l->main_status);
 }
 
-/* The first --merge file that is a policy (not a log). */
+/* The first --merge file that is a policy in secfilter's syntax (not a
+ * log; a minijail or OCI file is not rewritten in another syntax). */
 static const char *first_policy(const struct learn *l)
 {
 	unsigned i;
@@ -481,7 +521,8 @@ static const char *first_policy(const struct learn *l)
 		struct sf_error err;
 		int ok;
 
-		if (read_path(l->merge[i], SF_MAX_TEXT, &text, &len) < 0)
+		if (sf_syntax_of(l->merge[i]) != SF_SYNTAX_SECFILTER ||
+		    read_path(l->merge[i], SF_MAX_TEXT, &text, &len) < 0)
 			continue;
 		memset(&err, 0, sizeof err);
 		ok = sf_policy_apply_src(NULL, l->merge[i], SF_SRC_FILE, text, len, &p, &err) == 0;

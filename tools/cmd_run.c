@@ -924,6 +924,10 @@ static int prepare(struct run *r, int argc, char **argv)
 		return rc;
 	if ((rc = policy_in_load(&r->in, "run", r->pol.file, r->pol.expr, r->pol.syntax)))
 		return rc;
+	/* A file's rules cite it by its absolute path, as the library in
+	 * PROG's tree loads it: run's own reports (--trusted) cite it as the
+	 * library's do, whatever the working directory. */
+	r->in.cite = r->in.path;
 	if ((rc = policy_in_parse(&r->in, &r->policy)))
 		return rc;
 	policy_in_for_library(&r->in, r->policy);

@@ -16,8 +16,10 @@
  * runs need. */
 #include <ctype.h>
 #include <errno.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "learned.h"
@@ -32,7 +34,62 @@ static const char *const group_order[] = {
 	"@system-service",
 };
 #define NGROUPS (sizeof group_order / sizeof group_order[0])
-#define NR_FUTEX 202
+
+/* Calls that a run makes or not as timing has it, once the program has
+ * done what brings them; the run learn watches is slowed by ptrace, so
+ * the next one is timed otherwise.  Each family is allowed whole, with any
+ * arguments, whenever its trigger was seen, made in this run or not. */
+#define FAMILY_CALLS 2
+#define TIMING_COMMENT "# 0 calls, but timing decides it where "
+
+static const struct family {
+	unsigned trigger;
+	const char *where;        /* the trigger, for comments and the note */
+	const char *calls[FAMILY_CALLS];
+} families[] = {
+	/* a thread waits for another (a join, a contended lock) or spins
+	 * and yields (libuv's async handles) only when it is early */
+	{ LT_THREADS, "there are threads", { "futex", "sched_yield" } },
+	/* a handler returns through rt_sigreturn when a signal comes: a
+	 * SIGTERM from outside, or a child's SIGCHLD */
+	{ LT_HANDLER, "a signal handler is installed", { "rt_sigreturn" } },
+	/* a SIGALRM handler is there for a timer someone arms, often on
+	 * the way out (nginx waits for its workers so) */
+	{ LT_ALARM, "a SIGALRM handler is installed", { "setitimer", "alarm" } },
+	/* a sleep that a stop interrupts (SIGTSTP, SIGSTOP: ^Z, a debugger)
+	 * resumes through restart_syscall when continued */
+	{ LT_SLEEPS, "a call sleeps with a timeout", { "restart_syscall" } },
+};
+#define NFAMILIES (sizeof families / sizeof families[0])
+
+/* The family that makes nr timing's in l's runs, or NULL. */
+static const struct family *family_of(const struct learned *l, unsigned nr)
+{
+	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
+	unsigned f, i;
+
+	for (f = 0; sc && f < NFAMILIES; f++) {
+		if (!(l->triggers & families[f].trigger))
+			continue;
+		for (i = 0; i < FAMILY_CALLS && families[f].calls[i]; i++)
+			if (strcmp(families[f].calls[i], sc->name) == 0)
+				return &families[f];
+	}
+	return NULL;
+}
+
+/* A learned rule's comment that says its family: the trigger, again. */
+static void read_timing_comment(struct learned *l, const char *comment)
+{
+	unsigned f;
+
+	if (strncmp(comment, TIMING_COMMENT, strlen(TIMING_COMMENT)) != 0)
+		return;
+	comment += strlen(TIMING_COMMENT);
+	for (f = 0; f < NFAMILIES; f++)
+		if (strcmp(comment, families[f].where) == 0)
+			l->triggers |= families[f].trigger;
+}
 
 void learned_init(struct learned *l, enum sf_argmode mode)
 {
@@ -68,11 +125,33 @@ unsigned learned_prog(struct learned *l, const char *comm)
 	return l->nprogs++;
 }
 
+/* The calls whose sleep the kernel resumes through restart_syscall: the
+ * ones with a timeout to keep counting (a poll without one, or a futex
+ * wait, starts again as itself). */
+static int sleeps_with_timeout(long nr, const uint64_t a[6])
+{
+	switch (nr) {
+	case SYS_nanosleep:
+	case SYS_clock_nanosleep:
+		return 1;
+	case SYS_poll:
+		return (int)a[2] > 0;
+	case SYS_futex:
+		return ((a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT ||
+			(a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET) && a[3];
+	}
+	return 0;
+}
+
 void learned_call(struct learned *l, long nr, const uint64_t a[6], unsigned prog)
 {
 	struct lrule *r = &l->r[nr];
 
+	if (sleeps_with_timeout(nr, a))
+		l->triggers |= LT_SLEEPS;
+
 	sf_obs_add(&r->obs, nr, a);
+	sf_pairs_add(&r->pairs, nr, a);
 	r->has_obs = 1;
 	r->calls++;
 	r->by_prog[prog <= LP_PROGS ? prog : LP_PROGS]++;
@@ -223,6 +302,22 @@ static char *join_texts(const struct sf_policy *p, const struct sf_sysrule *sr, 
 	return out;
 }
 
+/* Joins what p's rule on nr stands for into r, when it is in a shape
+ * learn writes (sf_obs_of_filters); 0 when not. */
+static int merge_rule_obs(struct lrule *r, const struct sf_policy *p, unsigned nr)
+{
+	struct sf_obs o;
+	struct sf_pairs pairs;
+
+	if (!sf_obs_of_filters(&o, p, nr))
+		return 0;
+	sf_pairs_of_filters(&pairs, p, nr, &o);
+	sf_obs_merge(&r->obs, &o);
+	sf_pairs_merge(&r->pairs, &pairs);
+	r->has_obs = 1;
+	return 1;
+}
+
 /* Takes in what policy p says of every syscall. */
 static void merge_policy(struct learned *l, const struct sf_policy *p)
 {
@@ -235,7 +330,6 @@ static void merge_policy(struct learned *l, const struct sf_policy *p)
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *sr = &p->sys[nr];
 		struct lrule *r = &l->r[nr];
-		struct sf_obs o;
 
 		if (!sr->allowed)
 			continue;
@@ -248,11 +342,8 @@ static void merge_policy(struct learned *l, const struct sf_policy *p)
 			r->any = 1;
 			continue;
 		}
-		if (sf_obs_of_filters(&o, p, nr)) {
-			sf_obs_merge(&r->obs, &o);
-			r->has_obs = 1;
+		if (merge_rule_obs(r, p, nr))
 			continue;
-		}
 		if (r->opaque) { /* two merged policies: or them */
 			char *a = r->opaque, *b = join_texts(p, sr, nr);
 			r->opaque = xmalloc(strlen(a) + strlen(b) + 16);
@@ -294,6 +385,7 @@ static void merge_comments(struct learned *l, const char *text)
 				const struct sf_syscall *sc = sf_syscall_lookup(s + 4, w);
 				if (sc)
 					read_count_comment(l, &l->r[sc->nr], strchr(s, '#'));
+				read_timing_comment(l, strchr(s, '#'));
 			}
 		}
 		free(s);
@@ -355,6 +447,7 @@ static unsigned merge_log(struct learned *l, const char *text)
 	do {                                                                 \
 		if (cur >= 0 && sc) {                                        \
 			sf_obs_add(&l->r[cur].obs, cur, a);                  \
+			sf_pairs_add(&l->r[cur].pairs, cur, a);              \
 			l->r[cur].has_obs = 1;                               \
 			l->r[cur].by_prog[prog]++;                           \
 			reported[cur]++;                                     \
@@ -405,12 +498,7 @@ static unsigned merge_log(struct learned *l, const char *text)
 					l->r[ssc->nr].by_prog[nr] += tmp.by_prog[nr];
 				memset(&err, 0, sizeof err);
 				if (sf_policy_apply(NULL, "<log>", s, strlen(s), &p, &err) == 0) {
-					struct sf_obs o;
-					if (sf_obs_of_filters(&o, p, ssc->nr)) {
-						o.calls = 0;
-						sf_obs_merge(&l->r[ssc->nr].obs, &o);
-						l->r[ssc->nr].has_obs = 1;
-					}
+					merge_rule_obs(&l->r[ssc->nr], p, ssc->nr);
 					sf_policy_free(p);
 				}
 				found++;
@@ -430,6 +518,23 @@ static unsigned merge_log(struct learned *l, const char *text)
 	return found;
 }
 
+/* A minijail or OCI file, as check reads it: a policy, never a log. */
+static int merge_other_syntax(struct learned *l, const char *path)
+{
+	struct policy_in in;
+	struct sf_policy *p = NULL;
+	int rc = policy_in_load(&in, "learn", path, NULL, SYNTAX_BY_NAME);
+
+	if (!rc)
+		rc = policy_in_parse(&in, &p);
+	if (!rc) {
+		merge_policy(l, p);
+		sf_policy_free(p);
+	}
+	policy_in_free(&in);
+	return rc;
+}
+
 int learned_merge_file(struct learned *l, const char *path)
 {
 	struct sf_policy *p = NULL;
@@ -438,6 +543,8 @@ int learned_merge_file(struct learned *l, const char *path)
 	size_t len;
 	int rc;
 
+	if (sf_syntax_of(path) != SF_SYNTAX_SECFILTER)
+		return merge_other_syntax(l, path);
 	rc = read_path(path, SF_MAX_TEXT * 16, &text, &len);
 	if (rc < 0) {
 		errno = -rc;
@@ -509,7 +616,7 @@ static char *rule_of(const struct learned *l, unsigned nr)
 		struct sf_out o;
 		synth = xmalloc(cap);
 		o = (struct sf_out){ synth, cap, 0 };
-		sf_suggest(&o, nr, &r->obs, l->mode);
+		sf_suggest_pairs(&o, nr, &r->obs, &r->pairs, l->mode);
 		sf_out_end(&o);
 		if (!r->opaque || strcmp(synth, "1") == 0)
 			return synth;
@@ -523,6 +630,29 @@ static char *rule_of(const struct learned *l, unsigned nr)
 		sprintf(out + strlen(out), " else %s", action_name(r->fail, ebuf, sizeof ebuf));
 	free(synth);
 	return out;
+}
+
+void learned_timing_note(const struct learned *l)
+{
+	unsigned nr, n = 0;
+
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct family *fam = family_of(l, nr);
+		uint64_t calls = l->r[nr].calls;
+		char made[48];
+
+		if (!fam)
+			continue;
+		if (!n++)
+			tool_err("learn: note: timing decides whether a run makes these calls; "
+				 "they are allowed with any arguments:");
+		snprintf(made, sizeof made, "%llu call%s", (unsigned long long)calls,
+			 calls == 1 ? "" : "s");
+		tool_err("learn:   %-15s %s, since %s", sf_syscall_by_nr(nr)->name,
+			 calls ? made : "not made", fam->where);
+	}
+	tool_err("learn: note: calls that depend on timing in other ways are not known: "
+		 "a run may need one this one did not make; add runs with --merge");
 }
 
 void learned_count_comment(FILE *f, const struct learned *l, const struct lrule *r)
@@ -561,15 +691,16 @@ static void write_rule(FILE *f, const struct learned *l, unsigned nr, const char
 {
 	const struct sf_syscall *sc = sf_syscall_by_nr(nr);
 	const struct lrule *r = &l->r[nr];
+	const struct family *fam = family_of(l, nr);
 	int w = fprintf(f, "sys_%s: %s", sc->name, rhs);
 
-	if (!r->calls && !(nr == NR_FUTEX && l->threads)) {
+	if (!r->calls && !fam) {
 		fputc('\n', f);
 		return;
 	}
 	fprintf(f, "%*s", w < 44 ? 44 - w : 2, "");
-	if (!r->calls) /* futex, see below */
-		fputs("# 0 calls, but threads wait through it when timing has them", f);
+	if (!r->calls)
+		fprintf(f, TIMING_COMMENT "%s", fam->where);
 	else
 		learned_count_comment(f, l, r);
 	fputc('\n', f);
@@ -597,11 +728,11 @@ static void write_header(FILE *f, const struct learned *l, uint64_t total, unsig
 {
 	char date[64];
 	time_t now = time(NULL);
-	unsigned i, n = 0;
+	unsigned i, n = 0, runs = l->runs ? l->runs : 1;
 
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %z", localtime(&now));
 	fprintf(f, "# Learned by secfilter learn %s on %s from %u run%s:\n", SECFILTER_VERSION,
-		date, l->runs ? l->runs : 1, l->runs == 1 ? "" : "s");
+		date, runs, runs == 1 ? "" : "s");
 	for (i = 0; i < l->ncommands; i++)
 		fprintf(f, "#   %s\n", l->commands[i]);
 	fprintf(f, "# %llu system calls of %u kinds", (unsigned long long)total, kinds);
@@ -627,14 +758,8 @@ char *learned_policy(const struct learned *l, size_t *len)
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		if (!sf_syscall_by_nr(nr))
 			continue;
-		rules[nr] = rule_of(l, nr);
-		if (!rules[nr] && nr == NR_FUTEX && l->threads) {
-			/* Whether a thread has to wait for another (a join, a
-			 * contended lock) is timing's call, and ptrace slows
-			 * the run learn watches: the next run of the same
-			 * command may wait where this one did not. */
-			rules[nr] = xstrdup("1");
-		}
+		/* timing may also pick other arguments (futex's ops) */
+		rules[nr] = family_of(l, nr) ? xstrdup("1") : rule_of(l, nr);
 		if (rules[nr] && l->r[nr].calls) {
 			total += l->r[nr].calls;
 			kinds++;

@@ -23,8 +23,18 @@ struct lrule {
 	char *opaque;     /* a merged filter that sf_obs_of_filters could not
 			     read: kept as written, or'ed with obs */
 	struct sf_obs obs;
+	struct sf_pairs pairs;            /* of setsockopt's level and optname */
 	uint64_t calls;                   /* counted in runs, logs, comments */
 	uint32_t by_prog[LP_PROGS + 1];   /* [LP_PROGS]: others */
+};
+
+/* What a run did that makes some calls a matter of timing (learned.c has
+ * the families of calls each one brings). */
+enum {
+	LT_THREADS = 1, /* created a thread */
+	LT_HANDLER = 2, /* installed a signal handler */
+	LT_ALARM = 4,   /* installed a handler for SIGALRM */
+	LT_SLEEPS = 8,  /* slept with a timeout (learned_call sees it) */
 };
 
 struct learned {
@@ -39,7 +49,7 @@ struct learned {
 	uint64_t tasks;
 	uint64_t foreign; /* calls through another ABI */
 	uint64_t unknown[SF_NR_COUNT]; /* numbers the table lacks */
-	int threads;      /* some run had threads */
+	unsigned triggers; /* LT_*: what some run did that makes calls timing's */
 	unsigned runs;    /* runs traced here, logs and learned policies merged */
 };
 
@@ -58,6 +68,11 @@ char *shell_quote(char *const *argv);
  * the library and `run --log` write them (secfilter(1), REPORTS).
  * Returns 0, or an exit status after saying why. */
 int learned_merge_file(struct learned *l, const char *path);
+
+/* On standard error, after a run: the calls allowed because their
+ * trigger was seen, whether the runs made them, and that others may
+ * remain. */
+void learned_timing_note(const struct learned *l);
 
 /* "# 32 calls: ls 30, sh 2": r's count and who made the calls. */
 void learned_count_comment(FILE *f, const struct learned *l, const struct lrule *r);

@@ -35,6 +35,7 @@
 #include "bpf.h"
 #include "eval.h"
 #include "listen.h"
+#include "notif.h"
 #include "secfilter.h"
 
 #define NR_CLOSE 3
@@ -65,9 +66,7 @@ int listen_possible(const struct sf_policy *p, int log)
 	if (fd < 0)
 		return 0;
 	close(fd);
-	/* Without log mode only kill and log reach run: a policy whose
-	 * denials all return an errno or trap has nothing to tell it. */
-	if (!log && p->dflt != SF_ACTION_KILL && p->dflt != SF_ACTION_LOG)
+	if (!sf_notif_useful(p, log))
 		return 0;
 	/* PROG must close its copy of the listener (listen.h): a close the
 	 * policy could fail with an errno or a trap would leave it open */
@@ -103,20 +102,21 @@ static size_t vm_read(void *ctx, uint64_t addr, void *buf, size_t n)
 /* A line of /proc/TID/status: "Tgid:\t123" -> 123, "SigBlk:\t..." hex. */
 static int status_field(pid_t tid, const char *name, unsigned long long *v, int hex)
 {
-	char path[64], line[256];
-	size_t n = strlen(name);
-	FILE *f;
-	int found = 0;
+	char path[64], text[4096];
+	uint64_t u;
+	ssize_t n = -1;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, text, sizeof(text));
+		close(fd);
+	}
+	if (n <= 0 || sf_status_field(text, (size_t)n, name, hex, &u) < 0)
 		return -1;
-	while (!found && fgets(line, sizeof(line), f))
-		if (strncmp(line, name, n) == 0 && line[n] == ':')
-			found = sscanf(line + n + 1, hex ? "%llx" : "%llu", v) == 1;
-	fclose(f);
-	return found ? 0 : -1;
+	*v = u;
+	return 0;
 }
 
 static void comm_of(pid_t tid, char *comm, size_t cap)
@@ -201,7 +201,7 @@ static void kill_process(struct listener *l, uint64_t id, pid_t tid, pid_t tgid,
 			 const char *comm)
 {
 	unsigned long long blk = 0, ign = 0, cgt = 0;
-	const unsigned long long bit = 1ull << (SIGSYS - 1);
+	unsigned way;
 	struct listen_kill *k = kill_of(l, tgid);
 	int pidfd;
 
@@ -229,10 +229,11 @@ static void kill_process(struct listener *l, uint64_t id, pid_t tid, pid_t tgid,
 	k->deadline_ms = now_ms() + SIGSYS_GRACE_MS;
 	if (l->proc_ok && status_field(tid, "SigBlk", &blk, 1) == 0 &&
 	    status_field(tid, "SigIgn", &ign, 1) == 0 &&
-	    status_field(tid, "SigCgt", &cgt, 1) == 0 && !((ign | cgt) & bit)) {
-		if (!(blk & bit) && syscall(SYS_tgkill, tgid, tid, SIGSYS) == 0)
+	    status_field(tid, "SigCgt", &cgt, 1) == 0 &&
+	    !((way = sf_notif_kill_way(blk, ign, cgt)) & (SF_KILL_HANDLED | SF_KILL_SIGKILL))) {
+		if (!(way & SF_KILL_UNMASK) && syscall(SYS_tgkill, tgid, tid, SIGSYS) == 0)
 			return;
-		if ((blk & bit) && sigsys_through_mask(tid, tgid) == 0)
+		if ((way & SF_KILL_UNMASK) && sigsys_through_mask(tid, tgid) == 0)
 			return;
 	}
 	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
@@ -244,9 +245,8 @@ static void serve_one(struct listener *l)
 	unsigned long long tgid = 0;
 	char comm[32];
 	struct sf_vcall c;
-	unsigned action;
+	struct sf_notif_verdict v;
 	pid_t tid;
-	int d, x86 = 1;
 
 	memset(&n, 0, sizeof(n));
 	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, &n) < 0)
@@ -267,8 +267,7 @@ static void serve_one(struct listener *l)
 		snprintf(comm, sizeof(comm), "?");
 		tgid = (unsigned long long)tid;
 	}
-	if (n.data.arch != AUDIT_ARCH_X86_64 || (n.data.nr & 0x40000000))
-		x86 = 0;
+	sf_notif_judge(l->p, l->log, n.data.arch, n.data.nr, (const uint64_t *)n.data.args, &v);
 	memset(&c, 0, sizeof(c));
 	c.nr = n.data.nr;
 	memcpy(c.a, n.data.args, sizeof(c.a));
@@ -276,24 +275,20 @@ static void serve_one(struct listener *l)
 	c.comm = comm;
 	c.pid = (long)tgid;
 	c.p = l->p;
-	d = x86 ? sf_decide(l->p, (uint64_t)c.nr, c.a) : SF_NOT_IN_SET;
-	c.decision = d;
-	c.read = x86 ? vm_read : NULL;
+	c.decision = v.decision;
+	c.read = v.x86 ? vm_read : NULL;
 	c.ctx = &tid;
-	if (d == SF_ALLOW) { /* not ours to decide (cannot happen) */
+	if (v.decision == SF_ALLOW) { /* not ours to decide (cannot happen) */
 		respond(l, n.id, 0, 1);
 		return;
 	}
-	action = !x86 ? SF_ACTION_KILL
-	       : l->log ? sf_action_log_mode(l->p, (uint64_t)c.nr, d)
-			: sf_action(l->p, (uint64_t)c.nr, d);
 	treelog_call(l->tl, &c);
-	if (action == SF_ACTION_LOG)
+	if (v.action == SF_ACTION_LOG)
 		respond(l, n.id, 0, 1);
-	else if (action >= 1 && action <= SF_ERRNO_MAX)
-		respond(l, n.id, -(int)action, 0);
+	else if (v.action >= 1 && v.action <= SF_ERRNO_MAX)
+		respond(l, n.id, -(int)v.action, 0);
 	else
-		kill_process(l, n.id, tid, (pid_t)tgid, x86 ? c.nr : -1, comm);
+		kill_process(l, n.id, tid, (pid_t)tgid, v.x86 ? c.nr : -1, comm);
 }
 
 int listen_serve(struct listener *l, int wait_ms)

@@ -159,11 +159,12 @@ static void emit_message(void *ctx, int warning, const struct sf_error *e)
 int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 {
 	struct sf_diag diag = { .emit = emit_message, .max_errors = POLICY_MAX_ERRORS };
+	const char *name = in->cite ? in->cite : in->source;
 	struct sf_error err;
 	int r;
 
 	memset(&err, 0, sizeof(err));
-	r = sf_policy_apply_diag(NULL, in->source, in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
+	r = sf_policy_apply_diag(NULL, name, in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
 				 in->syntax, in->text, in->len, out, &err, &diag);
 	if (r == 0) {
 		if (sf_policy_uring_warning(*out, in->syntax, err.text, sizeof(err.text)))
@@ -171,7 +172,7 @@ int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 		return 0;
 	}
 	if (diag.nerrors > POLICY_MAX_ERRORS)
-		fprintf(stderr, "%s: %u more error%s not shown\n", in->source,
+		fprintf(stderr, "%s: %u more error%s not shown\n", name,
 			diag.nerrors - POLICY_MAX_ERRORS,
 			diag.nerrors - POLICY_MAX_ERRORS > 1 ? "s" : "");
 	if (!err.text[0]) {

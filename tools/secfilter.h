@@ -85,6 +85,7 @@ struct policy_in {
 	char *text;
 	size_t len;
 	char *path;         /* absolute path of a -p FILE that is a regular file, or NULL */
+	const char *cite;   /* the name the parsed rules cite, if not source */
 	int is_file;        /* source names a regular file: @include is relative to it */
 	int from_env;       /* came from SECFILTER_POLICY */
 	enum sf_syntax syntax; /* --syntax, or what the file's name says */

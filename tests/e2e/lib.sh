@@ -24,6 +24,18 @@ expect_no_grep() {
 	! grep -Eq -- "$1" "$2" || { echo "--- $2:" >&2; cat "$2" >&2; fail "unexpected line matching /$1/ in $2"; }
 }
 
+# expect_lines FILE PATTERN...: expect_grep of each PATTERN in FILE; a
+# PATTERN written !RE is expect_no_grep of RE.
+expect_lines() {
+	local file=$1 re; shift
+	for re in "$@"; do
+		case $re in
+		!*) expect_no_grep "${re#!}" "$file" ;;
+		*) expect_grep "$re" "$file" ;;
+		esac
+	done
+}
+
 # filtered POLICY CMD...: runs CMD under the preload library.
 filtered() {
 	local policy=$1; shift
@@ -35,6 +47,41 @@ filtered() {
 filtered_trusted() {
 	local policy=$1; shift
 	LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY=$policy "$@"
+}
+
+# ---- one policy enforced the three ways (secfilter(7)) ----
+# interpose: the library interposing (run --interpose); kernel: the kernel
+# filter alone (run --trusted: glibc as it is); libtrusted: the library in
+# trusted mode (SECFILTER_MODE=trusted, LD_AUDIT).
+MODES="interpose kernel libtrusted"
+# How in_mode's POLICY is given: -e (the policy's text) or -p (a file).
+POLICY_FROM=-e
+
+# in_mode MODE POLICY CMD...: CMD under POLICY, in MODE.
+in_mode() {
+	local mode=$1 policy=$2; shift 2
+	case $mode$POLICY_FROM in
+	interpose-?) "$SECFILTER" run --interpose "$POLICY_FROM" "$policy" -- "$@" ;;
+	kernel-?) "$SECFILTER" run --trusted "$POLICY_FROM" "$policy" -- "$@" ;;
+	libtrusted-e) filtered_trusted "$policy" "$@" ;;
+	libtrusted-p) LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY_FILE=$policy "$@" ;;
+	*) fail "in_mode: unknown mode $mode or POLICY_FROM $POLICY_FROM" ;;
+	esac
+}
+
+# runs_in_all POLICY WANT CMD...: CMD exits WANT in every mode (WANT kill:
+# killed, by SIGKILL from the library or SIGSYS from a kernel filter); its
+# stdout in out.MODE, its stderr in err.MODE.
+runs_in_all() {
+	local policy=$1 want=$2 mode st; shift 2
+	for mode in $MODES; do
+		in_mode "$mode" "$policy" "$@" >"out.$mode" 2>"err.$mode"
+		st=$?
+		case $want in
+		kill) [ "$st" -eq 137 ] || [ "$st" -eq 159 ] ;;
+		*) [ "$st" -eq "$want" ] ;;
+		esac || { cat "err.$mode" >&2; fail "$mode: status $st, expected $want: $policy: $*"; }
+	done
 }
 
 # ---- libsecfilter.so (t_lib_*) ----
@@ -49,6 +96,45 @@ expect_report() {
 	grep -F -q -- "    rule: $rule" "$file" || { cat "$file" >&2; fail "no rule line '$rule' in $file"; }
 	expect_grep '^    backtrace:' "$file"
 	expect_no_grep '#0 .*libsecfilter' "$file"
+}
+
+# expect_cancel_unwinds NAME DECLS WAIT BEFORE AFTER: builds NAME.cc, a
+# C++ program whose thread holds an object with a destructor and blocks in
+# WAIT (DECLS at file scope); main runs BEFORE, starts the thread, runs
+# AFTER, waits 0.2 s, cancels the thread and joins it.  Under the library
+# ('*: 1') the destructor must run and the join see PTHREAD_CANCELED.
+expect_cancel_unwinds() {
+	local name=$1
+	cat >"$name.cc" <<CC
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <unistd.h>
+$2
+struct Guard { ~Guard() { printf("destructor ran\n"); fflush(stdout); } };
+static void *t(void *) { Guard g; $3 return NULL; }
+int main() {
+	pthread_t th; void *res;
+	$4
+	pthread_create(&th, NULL, t, NULL);
+	$5
+	usleep(200000);
+	pthread_cancel(th);
+	pthread_join(th, &res);
+	printf("joined, cancelled %s\n", res == PTHREAD_CANCELED ? "yes" : "no");
+	return 0;
+}
+CC
+	g++ -O1 -pthread -o "$name" "$name.cc" || fail "g++ $name.cc"
+	filtered '*: 1' timeout 10 "./$name" >got 2>&1 || { cat got >&2; fail "C++ $name: status $?"; }
+	expect_grep '^destructor ran$' got
+	expect_grep '^joined, cancelled yes$' got
+}
+
+# expect_sigsys STATUS: a shell's view of SIGSYS, the kill of a kernel
+# filter (trusted mode's listener, preload/notify.c, as the kernel's own).
+expect_sigsys() {
+	[ "$1" -eq 159 ] || fail "expected SIGSYS (159), got status $1"
 }
 
 # killed_by_sigkill STATUS: a shell's view of SIGKILL.

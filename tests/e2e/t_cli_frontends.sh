@@ -11,37 +11,7 @@ CALLS=$PROGS/act_calls
 POL=$TOP/tests/e2e/policies
 PY=/usr/bin/python3
 
-# in_mode MODE FILE CMD...: CMD under the policy file FILE.
-in_mode() {
-	local mode=$1 file=$2; shift 2
-	case $mode in
-	interpose) "$SECFILTER" run --interpose -p "$file" -- "$@" ;;
-	kernel) "$SECFILTER" run --trusted -p "$file" -- "$@" ;;
-	libtrusted) LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY_FILE=$file "$@" ;;
-	esac
-}
-MODES="interpose kernel libtrusted"
-
-# runs FILE WANT CMD...: CMD exits WANT in every mode, its output in out.MODE.
-runs() {
-	local file=$1 want=$2 mode st; shift 2
-	for mode in $MODES; do
-		in_mode "$mode" "$file" "$@" >"out.$mode" 2>"err.$mode"
-		st=$?
-		[ "$st" -eq "$want" ] || { cat "err.$mode" >&2; fail "$mode: status $st, expected $want: $file: $*"; }
-	done
-}
-
-# killed FILE CMD...: CMD is killed in every mode (SIGKILL from the
-# library, SIGSYS from a kernel filter).
-killed() {
-	local file=$1 mode st; shift
-	for mode in $MODES; do
-		in_mode "$mode" "$file" "$@" >"out.$mode" 2>"err.$mode"
-		st=$?
-		[ "$st" -eq 137 ] || [ "$st" -eq 159 ] || { cat "err.$mode" >&2; fail "$mode: status $st, expected a kill: $file: $*"; }
-	done
-}
+POLICY_FROM=-p
 
 # all_grep PATTERN: every mode's output has a line matching PATTERN.
 all_grep() {
@@ -60,7 +30,7 @@ getuid: u16(arg1) == 7 else return EACCES
 sched_yield: log
 getpgrp: kill
 EOF
-runs lang.conf 0 "$CALLS" sys 110 0 0 0 0 0 0 handler sys 110 0x100000000 0 0 0 0 0 trapped \
+runs_in_all lang.conf 0 "$CALLS" sys 110 0 0 0 0 0 0 handler sys 110 0x100000000 0 0 0 0 0 trapped \
 	sys 102 0 0x70007 0 0 0 0 sys 102 0 7 0 0 0 0 sys 102 0 0x10008 0 0 0 0 sys 24 0 0 0 0 0 0
 all_grep '^sys 110 [0-9]+ 0$'
 all_grep '^sys 110 4242 0$'      # u64(arg0): the upper half counts; trapped
@@ -69,11 +39,10 @@ all_grep '^sys 102 [0-9]+ 0$'    # u16 of 0x70007 is 7
 expect_grep '^sys 102 -1 13$' out.interpose
 all_grep '^sys 24 0 0$'          # log: it ran
 expect_grep 'rule: sys_sched_yield: log' err.interpose
-killed lang.conf "$CALLS" sys 111 0 0 0 0 0 0
+runs_in_all lang.conf kill "$CALLS" sys 111 0 0 0 0 0 0
 "$SECFILTER" check lang.conf >canon.txt || fail "check lang.conf"
-expect_grep '^sys_getppid: u64\(arg0\) == 0 else trap$' canon.txt
-expect_grep '^sys_getuid: u16\(arg1\) == 7 else return EACCES$' canon.txt
-expect_grep '^sys_getpgrp: kill$' canon.txt
+expect_lines canon.txt '^sys_getppid: u64\(arg0\) == 0 else trap$' \
+	'^sys_getuid: u16\(arg1\) == 7 else return EACCES$' '^sys_getpgrp: kill$'
 # the canonical text means the same: exec'd images re-parse it
 "$SECFILTER" check canon.txt >canon2.txt && cmp canon.txt canon2.txt || fail "canonical text round trip"
 echo "ok kill, trap and log per syscall, and casts, in every mode"
@@ -81,12 +50,10 @@ echo "ok kill, trap and log per syscall, and casts, in every mode"
 # ---- minijail: a policy with every construct ----
 M=$POL/all-constructs.policy
 "$SECFILTER" check "$M" >mj.txt || fail "check $M"
-expect_grep '^sys_write: u64\(fd\) in \{1, 2\}$' mj.txt
-expect_grep '^sys_close: u64\(fd\) in \{99, 98\} \|\| u64\(fd\) in 0xff else log$' mj.txt
-expect_grep '^sys_getcwd: return ERANGE$' mj.txt
-expect_grep '^sys_kill: kill$' mj.txt
-expect_no_grep 'sys_sysinfo' mj.txt
-runs "$M" 0 "$CALLS" sys 3 99 0 0 0 0 0 handler sys 3 98 0 0 0 0 0 trapped sys 3 200 0 0 0 0 0 \
+expect_lines mj.txt '^sys_write: u64\(fd\) in \{1, 2\}$' \
+	'^sys_close: u64\(fd\) in \{99, 98\} \|\| u64\(fd\) in 0xff else log$' \
+	'^sys_getcwd: return ERANGE$' '^sys_kill: kill$' '!sys_sysinfo'
+runs_in_all "$M" 0 "$CALLS" sys 3 99 0 0 0 0 0 handler sys 3 98 0 0 0 0 0 trapped sys 3 200 0 0 0 0 0 \
 	sys 3 300 0 0 0 0 0 sys 102 0 0 0 0 0 0 sys 79 0 0 0 0 0 0 sys 2 0 1 0 0 0 0 \
 	sys 2 0 0 0 0 0 0 sys 63 0 0 0 0 0 0 sys 110 0x10 -1 0777 0 0 0 sys 24 0 0 0 0 0 0 \
 	sys 1 2 0 0 0 0 0
@@ -104,16 +71,16 @@ all_grep '^sys 110 [0-9]+ 0$'    # hex, -1 and octal
 all_grep '^sys 24 4242 0$'       # sched_yield: trap
 all_grep '^sys 1 0 0$'           # write(2, NULL, 0)
 # what the policy stops, and where the report says the rule is
-killed "$M" "$CALLS" sys 110 0x100000000 0 0 0 0 0 # 64-bit: not 0
-killed "$M" "$CALLS" sys 1 5 0 0 0 0 0
+runs_in_all "$M" kill "$CALLS" sys 110 0x100000000 0 0 0 0 0 # 64-bit: not 0
+runs_in_all "$M" kill "$CALLS" sys 1 5 0 0 0 0 0
 expect_grep 'rule: sys_write: u64\(fd\) in \{1, 2\} \(.*all-constructs.policy:1[0-9]\)' err.libtrusted
-killed "$M" "$CALLS" sys 62 0 0 0 0 0 0    # kill: kill
-killed "$M" "$CALLS" sys 99 0 0 0 0 0 0    # sysinfo[arch=arm,aarch64]: not here
+runs_in_all "$M" kill "$CALLS" sys 62 0 0 0 0 0 0    # kill: kill
+runs_in_all "$M" kill "$CALLS" sys 99 0 0 0 0 0 0    # sysinfo[arch=arm,aarch64]: not here
 echo "ok a minijail policy with every construct: check, and run in every mode"
 
 # @denylist: what is not named runs
 D=$POL/minijail-denylist.policy
-runs "$D" 0 "$CALLS" sys 41 16 3 0 0 0 0 sys 41 1 1 0 0 0 0 sys 101 0 0 0 0 0 0 sys 104 0 0 0 0 0 0 getppid
+runs_in_all "$D" 0 "$CALLS" sys 41 16 3 0 0 0 0 sys 41 1 1 0 0 0 0 sys 101 0 0 0 0 0 0 sys 104 0 0 0 0 0 0 getppid
 all_grep '^sys 41 -1 13$'
 all_grep '^sys 41 [0-9]+ 0$'
 all_grep '^sys 101 -1 1$'
@@ -145,16 +112,16 @@ doc() { # NAME EXTRA: a policy including the example and the runtime
 	"$SECFILTER" check "$POL/minijail-doc/$1.policy" >/dev/null || fail "check minijail-doc/$1.policy"
 }
 doc open '{read, write, mmap, mprotect}: allow'
-runs doc-open.policy 0 "$CALLS" sys 2 0 34816 0 0 0 0 sys 2 0 0 0 0 0 0
+runs_in_all doc-open.policy 0 "$CALLS" sys 2 0 34816 0 0 0 0 sys 2 0 0 0 0 0 0
 all_grep '^sys 2 -1 14$'
-killed doc-open.policy "$CALLS" sys 2 0 1 0 0 0 0
-killed doc-open.policy "$CALLS" sys 2 0 0x100000000 0 0 0 0
+runs_in_all doc-open.policy kill "$CALLS" sys 2 0 1 0 0 0 0
+runs_in_all doc-open.policy kill "$CALLS" sys 2 0 0x100000000 0 0 0 0
 doc syntax '{read, write, close, munmap}: allow'
-runs doc-syntax.policy 0 "$CALLS" sys 9 0 4096 7 0x22 -1 0 sys 10 0 4096 5 0 0 0
+runs_in_all doc-syntax.policy 0 "$CALLS" sys 9 0 4096 7 0x22 -1 0 sys 10 0 4096 5 0 0 0
 all_grep '^sys 9 [0-9]+ 0$'      # rwx, but private and anonymous
 all_grep '^sys 10 -1 12$'        # r-x: allowed (ENOMEM: nothing mapped at 0)
-killed doc-syntax.policy "$CALLS" sys 10 0 4096 7 0 0 0   # rwx
-killed doc-syntax.policy "$CALLS" sys 2 0 0 0 0 0 0       # & O_RDONLY: never
+runs_in_all doc-syntax.policy kill "$CALLS" sys 10 0 4096 7 0 0 0   # rwx
+runs_in_all doc-syntax.policy kill "$CALLS" sys 2 0 0 0 0 0 0       # & O_RDONLY: never
 doc return-clause '{write, close, mmap, mprotect, munmap}: allow'
 "$SECFILTER" run --interpose -p doc-return-clause.policy -- "$CALLS" sys 0 0 0 0 0 0 0 >out.txt ||
 	fail "return-clause"
@@ -184,13 +151,12 @@ echo "ok minijail errors name file:line:col"
 # ---- OCI: a profile with everything Docker's default profile uses ----
 J=$POL/docker-like.json
 "$SECFILTER" check "$J" >oci.txt || fail "check $J"
-expect_grep '^default: return EPERM$' oci.txt
-expect_grep '^sys_clone: clone_flags in ~\(CLONE_NEWNS\|CLONE_NEWCGROUP\|CLONE_NEWUTS\|CLONE_NEWIPC\|CLONE_NEWUSER\|CLONE_NEWPID\|CLONE_NEWNET\)$' oci.txt
-expect_grep '^sys_clone3: return ENOSYS$' oci.txt
-expect_grep '^sys_ptrace: 1$' oci.txt       # minKernel 4.8
-expect_no_grep '^sys_pidfd_getfd' oci.txt   # minKernel 99.0
-expect_no_grep '^sys_chroot' oci.txt        # includes caps: none here
-expect_grep '^sys_file_setattr: return ENOSYS$' oci.txt # runc's stub
+# ptrace: minKernel 4.8; pidfd_getfd: minKernel 99.0; chroot: includes
+# caps, none here; file_setattr: runc's stub
+expect_lines oci.txt '^default: return EPERM$' \
+	'^sys_clone: clone_flags in ~\(CLONE_NEWNS\|CLONE_NEWCGROUP\|CLONE_NEWUTS\|CLONE_NEWIPC\|CLONE_NEWUSER\|CLONE_NEWPID\|CLONE_NEWNET\)$' \
+	'^sys_clone3: return ENOSYS$' '^sys_ptrace: 1$' '!^sys_pidfd_getfd' '!^sys_chroot' \
+	'^sys_file_setattr: return ENOSYS$'
 for mode in interpose trusted; do
 	"$SECFILTER" run --$mode -p "$J" -- ls -la / >ls.txt || fail "ls ($mode)"
 	expect_grep ' etc$' ls.txt
@@ -208,7 +174,7 @@ print(json.dumps({"ok": True}))' >py.txt || fail "python3 ($mode)"
 		fail "sqlite3 ($mode)"
 	expect_grep '^42$' sq.txt
 done
-runs "$J" 0 "$CALLS" clone3 thread sys 41 40 1 0 0 0 0 sys 135 0xffffffff 0 0 0 0 0 sys 135 1 0 0 0 0 0 \
+runs_in_all "$J" 0 "$CALLS" clone3 thread sys 41 40 1 0 0 0 0 sys 135 0xffffffff 0 0 0 0 0 sys 135 1 0 0 0 0 0 \
 	sys 469 0 0 0 0 0 0 sys 161 0 0 0 0 0 0
 all_grep '^clone3 -1 38$'        # ENOSYS where the profile says so
 all_grep '^thread ok$'           # and glibc falls back to clone
@@ -221,7 +187,7 @@ echo "ok a Docker-like profile: ls, sh, python3, sqlite3 in both modes; clone3 E
 
 # other actions of a profile
 O=$POL/oci-actions.json
-runs "$O" 0 "$CALLS" handler sys 39 0 0 0 0 0 0 sys 63 0 0 0 0 0 0 sys 102 0 0 0 0 0 0 \
+runs_in_all "$O" 0 "$CALLS" handler sys 39 0 0 0 0 0 0 sys 63 0 0 0 0 0 0 sys 102 0 0 0 0 0 0 \
 	sys 16 5 0x5402 0 0 0 0 sys 41 10 1 0 0 0 0 sys 62 1 0 0 0 0 0
 all_grep '^sys 39 4242 0$'       # getpid: SCMP_ACT_TRAP
 all_grep '^sys 63 -1 13$'        # uname: errnoRet 13
@@ -229,7 +195,7 @@ all_grep '^sys 102 -1 1$'        # getuid: errnoRet absent, EPERM
 all_grep '^sys 16 -1 25$'        # ioctl(5, 0x54xx): ENOTTY
 all_grep '^sys 41 -1 97$'        # socket(AF_INET6): EAFNOSUPPORT
 all_grep '^sys 62 0 0$'          # kill(1, 0): allowed
-killed "$O" "$CALLS" sys 28 0 0 0 0 0 0 # madvise: SCMP_ACT_KILL
+runs_in_all "$O" kill "$CALLS" sys 28 0 0 0 0 0 0 # madvise: SCMP_ACT_KILL
 echo "ok a profile's trap, errno and kill actions in every mode"
 
 # OCI errors, at their place
@@ -259,7 +225,7 @@ uring_warned "$SECFILTER" run --interpose -p deny.policy -- true
 uring_warned "$SECFILTER" run --trusted -p deny.policy -- true
 # and it decides as minijail's program does, in every mode (the library
 # reading the file itself says nothing: it lives in the program)
-runs deny.policy 0 "$CALLS" sys 101 0 0 0 0 0 0 sys 41 16 0 0 0 0 0 sys 39 0 0 0 0 0 0
+runs_in_all deny.policy 0 "$CALLS" sys 101 0 0 0 0 0 0 sys 41 16 0 0 0 0 0 sys 39 0 0 0 0 0 0
 all_grep '^sys 101 -1 1$'  # ptrace: EPERM
 all_grep '^sys 41 -1 13$'  # socket(AF_NETLINK): EACCES
 expect_no_grep warning err.libtrusted
@@ -284,7 +250,7 @@ for mode in interpose trusted; do
 	"$SECFILTER" run --$mode -p written.json -- ls / >ls.txt || fail "ls under the written profile ($mode)"
 	expect_grep '^etc$' ls.txt
 done
-runs written.json 0 "$CALLS" clone3 thread sys 41 40 1 0 0 0 0
+runs_in_all written.json 0 "$CALLS" clone3 thread sys 41 40 1 0 0 0 0
 all_grep '^clone3 -1 38$'
 all_grep '^sys 41 -1 1$'
 "$SECFILTER" compile --format=oci -e 'default: return EPERM; read: fd == 0; write: fd != 1 else trap' >w.json ||

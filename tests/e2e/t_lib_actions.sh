@@ -9,26 +9,11 @@
 . "$TOP/tests/e2e/lib.sh"
 CALLS=$PROGS/act_calls
 
-# in_mode MODE POLICY CMD...: CMD under POLICY, in MODE.
-in_mode() {
-	local mode=$1 policy=$2; shift 2
-	case $mode in
-	interpose) "$SECFILTER" run --interpose -e "$policy" -- "$@" ;;
-	kernel) "$SECFILTER" run --trusted -e "$policy" -- "$@" ;;
-	libtrusted) LD_AUDIT=$LIB LD_PRELOAD=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY=$policy "$@" ;;
-	esac
-}
-MODES="interpose kernel libtrusted"
-
 # same_in_all POLICY WANT-STATUS CMD...: CMD's output and status are the
 # same in every mode; stdout in out.MODE, stderr in err.MODE.
 same_in_all() {
-	local policy=$1 want=$2 mode st; shift 2
-	for mode in $MODES; do
-		in_mode "$mode" "$policy" "$@" >"out.$mode" 2>"err.$mode"
-		st=$?
-		[ "$st" -eq "$want" ] || { cat "err.$mode" >&2; fail "$mode: status $st, expected $want: $policy: $*"; }
-	done
+	local policy=$1 mode
+	runs_in_all "$@"
 	for mode in kernel libtrusted; do
 		diff out.interpose "out.$mode" >&2 || fail "$mode differs from interpose: $policy: $*"
 	done

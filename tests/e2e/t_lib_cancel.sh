@@ -26,28 +26,8 @@ for m in read nanosleep fifo lock sem pause select; do
 done
 
 if command -v g++ >/dev/null; then
-	cat >guard.cc <<'CC'
-#include <pthread.h>
-#include <stdio.h>
-#include <unistd.h>
-static int p[2];
-struct Guard { ~Guard() { printf("destructor ran\n"); fflush(stdout); } };
-static void *t(void *) { Guard g; char c; if (read(p[0], &c, 1)) {} return NULL; }
-int main() {
-	pthread_t th; void *res;
-	if (pipe(p)) return 1;
-	pthread_create(&th, NULL, t, NULL);
-	usleep(200000);
-	pthread_cancel(th);
-	pthread_join(th, &res);
-	printf("joined, cancelled %s\n", res == PTHREAD_CANCELED ? "yes" : "no");
-	return 0;
-}
-CC
-	g++ -O1 -pthread -o guard guard.cc || fail "g++"
-	filtered '*: 1' timeout 10 ./guard >got 2>&1 || { cat got >&2; fail "C++: status $?"; }
-	expect_grep '^destructor ran$' got
-	expect_grep '^joined, cancelled yes$' got
+	expect_cancel_unwinds guard 'static int p[2];' \
+		'char c; if (read(p[0], &c, 1)) {}' 'if (pipe(p)) return 1;' ''
 	echo "ok C++ destructors run on cancellation"
 fi
 exit 0

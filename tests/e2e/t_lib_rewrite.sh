@@ -208,31 +208,9 @@ echo "ok a blocking call at a rewritten site restarts after a handler"
 # sem_wait): unwinding goes through the fast path's frames, the C++
 # destructor runs.
 if command -v g++ >/dev/null; then
-	cat >sem.cc <<'CC'
-#include <pthread.h>
-#include <semaphore.h>
-#include <stdio.h>
-#include <unistd.h>
-static sem_t s;
-struct Guard { ~Guard() { printf("destructor ran\n"); fflush(stdout); } };
-static void *t(void *) { Guard g; for (int i = 0; i < 41; i++) sem_wait(&s); return NULL; }
-int main() {
-	pthread_t th; void *res;
-	sem_init(&s, 0, 0);
-	/* the futex site of sem_wait traps 40 times and is rewritten */
-	pthread_create(&th, NULL, t, NULL);
-	for (int i = 0; i < 40; i++) { usleep(2000); sem_post(&s); }
-	usleep(200000);
-	pthread_cancel(th);
-	pthread_join(th, &res);
-	printf("joined, cancelled %s\n", res == PTHREAD_CANCELED ? "yes" : "no");
-	return 0;
-}
-CC
-	g++ -O1 -pthread -o sem sem.cc || fail "g++"
-	filtered '*: 1' timeout 10 ./sem >got 2>&1 || { cat got >&2; fail "C++ sem: status $?"; }
-	expect_grep '^destructor ran$' got
-	expect_grep '^joined, cancelled yes$' got
+	# the futex site of sem_wait traps 40 times and is rewritten
+	expect_cancel_unwinds sem 'static sem_t s;' 'for (int i = 0; i < 41; i++) sem_wait(&s);' \
+		'sem_init(&s, 0, 0);' 'for (int i = 0; i < 40; i++) { usleep(2000); sem_post(&s); }'
 	echo "ok cancelling a thread blocked at a rewritten site runs its destructors"
 fi
 

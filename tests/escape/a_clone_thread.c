@@ -1,38 +1,16 @@
 // escape: raw clone thread (CLONE_VM|CLONE_THREAD)
 // expect: interpose=stop trusted=stop run=stop
 #include <sched.h>
-#include <sys/mman.h>
-#include <time.h>
 
 #include "escape.h"
 
-static const char *marker;
-static volatile int done;
-
-static void child(void)
-{
-	make_marker(marker);
-	done = 1;
-	raw_exit(0);
-}
-
 int main(int argc, char **argv)
 {
-	size_t size = 64 << 10;
-	char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uintptr_t *top = (uintptr_t *)(stack + size) - 2;
 	long flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
 		     CLONE_SYSVSEM;
-	int i;
 
 	(void)argc;
-	marker = argv[1];
-	top[0] = (uintptr_t)child;
-	if (clone_run(SYS_clone, flags, (long)top, 0, 0, 0, child) < 0)
-		return 2;
-	for (i = 0; i < 500 && !done; i++) {
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-	}
-	return 0;
+	child_marker = argv[1];
+	return marker_child_done(clone_run(SYS_clone, flags, (long)child_stack_top(marker_child), 0,
+					   0, 0, marker_child), 1);
 }

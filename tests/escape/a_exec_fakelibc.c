@@ -7,21 +7,7 @@
  * LD_LIBRARY_PATH (doc/security.md: a limit, like the image's own RUNPATH). */
 #include "escape.h"
 
-int main(int argc, char **argv)
+int main(void)
 {
-	char lib[4096];
-	char *env[] = { "LD_LIBRARY_PATH=.", NULL };
-	char *args[] = { "/bin/true", NULL };
-
-	(void)argc;
-	(void)argv;
-	snprintf(lib, sizeof lib, "%s/lib_evil.so", getenv("ESCAPE_DIR"));
-	if (symlink(lib, "libc.so.6") < 0)
-		return 2;
-	if (fork() == 0) {
-		execve(args[0], args, env);
-		_exit(127);
-	}
-	wait_children();
-	return 0;
+	return exec_with_evil_library("libc.so.6");
 }

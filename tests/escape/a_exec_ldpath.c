@@ -8,21 +8,7 @@
  * it.) */
 #include "escape.h"
 
-int main(int argc, char **argv)
+int main(void)
 {
-	char lib[4096];
-	char *env[] = { "LD_LIBRARY_PATH=.", NULL };
-	char *args[] = { "/bin/true", NULL };
-
-	(void)argc;
-	(void)argv;
-	snprintf(lib, sizeof lib, "%s/lib_evil.so", getenv("ESCAPE_DIR"));
-	if (symlink(lib, "libunwind.so.8") < 0)
-		return 2;
-	if (fork() == 0) {
-		execve(args[0], args, env);
-		_exit(127);
-	}
-	wait_children();
-	return 0;
+	return exec_with_evil_library("libunwind.so.8");
 }

@@ -6,30 +6,32 @@
  * while children fexecve a read-only descriptor of it: the library must
  * not decide on one content and execute the other.  Up to 300 tries or
  * 3 s. */
-#include <signal.h>
-#include <stdio.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <time.h>
-
 #include "escape.h"
+
+static char *args[] = { "user", NULL, NULL };
+static int ro;
+
+static void exec_ro(void)
+{
+	char *env[] = { NULL };
+
+	fexecve(ro, args, env);
+	_exit(127);
+}
 
 int main(int argc, char **argv)
 {
 	char user[4096], interp[4096], ld[4096], path[64];
 	static char image[1 << 20];
-	char *args[] = { "user", argv[1], NULL };
-	char *env[] = { NULL };
-	time_t end = time(NULL) + 3;
-	struct stat st;
 	long off = -1;
 	ssize_t n, i;
-	int in, mfd, ro, tries;
+	int in, mfd;
 	pid_t writer;
 
 	(void)argc;
-	snprintf(user, sizeof user, "%s/h_interp_user", getenv("ESCAPE_DIR"));
-	snprintf(interp, sizeof interp, "%s/h_interp", getenv("ESCAPE_DIR"));
+	args[1] = argv[1];
+	escape_path(user, sizeof user, "h_interp_user");
+	escape_path(interp, sizeof interp, "h_interp");
 	memset(ld, 0, sizeof ld);
 	strcpy(ld, "/lib64/ld-linux-x86-64.so.2");
 	in = open(user, O_RDONLY);
@@ -51,16 +53,6 @@ int main(int argc, char **argv)
 			pwrite(mfd, interp, strlen(interp) + 1, off);
 		}
 	close(mfd); /* exec needs no writer of ours but the one above */
-	for (tries = 0; tries < 300 && time(NULL) < end && stat(argv[1], &st) < 0; tries++) {
-		pid_t p = fork();
-		if (p == 0) {
-			fexecve(ro, args, env);
-			_exit(127);
-		}
-		waitpid(p, NULL, 0);
-	}
-	kill(writer, SIGKILL);
-	wait_children();
-	printf("%d tries\n", tries);
+	exec_race(argv[1], writer, exec_ro);
 	return 0;
 }

@@ -1,20 +1,10 @@
 // escape: execve of a static binary
 // expect: interpose=stop trusted=stop run=stop
-#include <stdio.h>
-
 #include "escape.h"
 
 int main(int argc, char **argv)
 {
-	char prog[4096];
-
 	(void)argc;
-	snprintf(prog, sizeof prog, "%s/a_static-static", getenv("ESCAPE_DIR"));
-	if (fork() == 0) {
-		char *args[] = { prog, argv[1], NULL };
-		execve(prog, args, NULL);
-		_exit(127);
-	}
-	wait_children();
+	exec_helper("a_static-static", argv[1]);
 	return 0;
 }

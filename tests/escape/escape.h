@@ -1,15 +1,20 @@
 /* Shared by the escape attempts (see run.sh): each gets the marker's path
- * as argv[1] and tries to create it past the policy. */
+ * as argv[1] and tries to create it past the policy.  Test programs in
+ * tests/progs that make raw syscalls or clones use it too. */
 #ifndef ESCAPE_H
 #define ESCAPE_H
 
 #include <elf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,6 +76,129 @@ static inline void wait_children(void)
 {
 	while (wait(NULL) > 0 || errno == EINTR)
 		;
+}
+
+/* A child started on a stack of its own (clone_run) makes the marker at
+ * child_marker and sets child_done, for a thread's parent to wait on. */
+static const char *child_marker __attribute__((unused));
+static volatile int child_done __attribute__((unused));
+
+static inline __attribute__((noreturn)) void marker_child(void)
+{
+	make_marker(child_marker);
+	child_done = 1;
+	raw_exit(0);
+}
+
+/* Waits up to 5 s for child_done: a thread is no child to wait for. */
+static inline void wait_child_done(void)
+{
+	int i;
+
+	for (i = 0; i < 500 && !child_done; i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* What an attempt that started marker_child returns: 2 if the start (a
+ * clone's result) failed, else 0 once the child is done: a thread (it
+ * sets child_done) or a process (waited for). */
+static inline int marker_child_done(long start, int thread)
+{
+	if (start < 0)
+		return 2;
+	if (thread)
+		wait_child_done();
+	else
+		wait_children();
+	return 0;
+}
+
+#define CHILD_STACK_SIZE (64 << 10)
+
+/* A new stack for a clone; its top word is fn, for a child that would
+ * return through it.  Returns that top word's address. */
+static inline uintptr_t *child_stack_top(void (*fn)(void))
+{
+	char *stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t *top = (uintptr_t *)(stack + CHILD_STACK_SIZE) - 2;
+
+	top[0] = (uintptr_t)fn;
+	return top;
+}
+
+#ifdef CLONE_ARGS_SIZE_VER0 /* <linux/sched.h> included: clone3 */
+/* clone3 of ca (its stack a new one, as child_stack_top) running fn. */
+static inline long clone3_run(struct clone_args *ca, void (*fn)(void))
+{
+	uintptr_t *top = child_stack_top(fn);
+
+	ca->stack = (uintptr_t)(top + 2) - CHILD_STACK_SIZE;
+	ca->stack_size = CHILD_STACK_SIZE - 2 * sizeof *top;
+	return clone_run(SYS_clone3, (long)ca, sizeof *ca, 0, 0, 0, fn);
+}
+#endif
+
+/* The path of name in $ESCAPE_DIR (where the battery's helpers are). */
+static inline char *escape_path(char *buf, size_t cap, const char *name)
+{
+	snprintf(buf, cap, "%s/%s", getenv("ESCAPE_DIR"), name);
+	return buf;
+}
+
+/* execve(args[0], args, env) in a child; waits for every child. */
+static inline void exec_child(char *const args[], char *const env[])
+{
+	if (fork() == 0) {
+		execve(args[0], args, env);
+		_exit(127);
+	}
+	wait_children();
+}
+
+/* Runs the battery's program name with the marker as its argv[1]. */
+static inline void exec_helper(const char *name, const char *marker)
+{
+	char prog[4096];
+	char *args[] = { escape_path(prog, sizeof prog, name), (char *)marker, NULL };
+
+	exec_child(args, NULL);
+}
+
+/* Forks children that exec by do_exec (which must not return) while
+ * the marker is absent, up to 300 times or 3 s, as racer (a process
+ * changing what they exec) runs; then kills racer and prints the tries. */
+static inline void exec_race(const char *marker, pid_t racer, void (*do_exec)(void))
+{
+	time_t end = time(NULL) + 3;
+	struct stat st;
+	int tries;
+
+	for (tries = 0; tries < 300 && time(NULL) < end && stat(marker, &st) < 0; tries++) {
+		pid_t p = fork();
+		if (p == 0)
+			do_exec();
+		waitpid(p, NULL, 0);
+	}
+	kill(racer, SIGKILL);
+	wait_children();
+	printf("%d tries\n", tries);
+}
+
+/* Execs /bin/true with LD_LIBRARY_PATH=. where soname is lib_evil.so:
+ * 2 if the link cannot be made. */
+static inline int exec_with_evil_library(const char *soname)
+{
+	char lib[4096];
+	char *env[] = { "LD_LIBRARY_PATH=.", NULL };
+	char *args[] = { "/bin/true", NULL };
+
+	if (symlink(escape_path(lib, sizeof lib, "lib_evil.so"), soname) < 0)
+		return 2;
+	exec_child(args, env);
+	return 0;
 }
 
 /* The preload library as the program can see it: where it is mapped

@@ -16,24 +16,7 @@
 #include "bpf.h"
 #include "eval.h"
 #include "internal.h"
-
-static void check_printed(const struct sf_policy *p)
-{
-	size_t n = sf_policy_print(p, NULL, 0);
-	char *a = malloc(n + 1), *b;
-	struct sf_policy *q;
-	struct sf_error err;
-
-	sf_policy_print(p, a, n + 1);
-	if (sf_policy_apply_src(NULL, "<printed>", SF_SRC_NO_INCLUDE, a, n, &q, &err) != 0)
-		abort(); /* the printer wrote something the parser rejects */
-	b = malloc(n + 1);
-	if (sf_policy_print(q, b, n + 1) != n || memcmp(a, b, n) != 0)
-		abort(); /* not canonical */
-	sf_policy_free(q);
-	free(a);
-	free(b);
-}
+#include "fuzz_print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -43,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sf_ast ast;
 	uint32_t src;
 	unsigned len;
+	size_t text_len;
 	int rc;
 
 	if (size < 1)
@@ -60,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* an error without its message */
 		return 0;
 	}
-	check_printed(p);
+	free(printed_canonical(p, &text_len));
 	rc = sf_bpf_compile(p, SECCOMP_RET_KILL_PROCESS, prog, SF_BPF_MAX, &len, &err);
 	if (rc && rc != -E2BIG)
 		abort();

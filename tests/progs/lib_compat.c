@@ -52,6 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../escape/escape.h"
+
 extern char **environ;
 
 static const char *ename(int e)
@@ -60,8 +62,7 @@ static const char *ename(int e)
 }
 
 /* The child of a clone given a new stack: the compiler's frame is not
- * there, so it starts in child_main through a register (see the escape
- * battery's clone_run). */
+ * there, so it starts in child_main through a register (clone_run). */
 static char *child_stack;
 static size_t child_stack_size;
 
@@ -82,24 +83,6 @@ static void child_main(void)
 	_exit(code);
 }
 
-static long clone_call(long nr, long a0, long a1)
-{
-	register void (*r12)(void) __asm__("r12") = child_main;
-	long ret;
-
-	__asm__ volatile("syscall\n\t"
-			 "test %%rax, %%rax\n\t"
-			 "jnz 1f\n\t"
-			 "and $-16, %%rsp\n\t"
-			 "call *%%r12\n\t"
-			 "ud2\n"
-			 "1:"
-			 : "=a"(ret)
-			 : "0"(nr), "D"(a0), "S"(a1), "d"(0), "r"(r12)
-			 : "rcx", "r11", "r8", "r9", "r10", "memory");
-	return ret;
-}
-
 static void on_usr1(int sig)
 {
 	(void)sig;
@@ -115,7 +98,8 @@ static void clone_stack(void)
 	child_stack = malloc(child_stack_size);
 	signal(SIGUSR1, on_usr1);
 	signal(SIGUSR2, SIG_IGN);
-	pid = clone_call(SYS_clone, SIGCHLD, (long)(child_stack + child_stack_size));
+	pid = clone_run(SYS_clone, SIGCHLD, (long)(child_stack + child_stack_size), 0, 0, 0,
+			child_main);
 	status = 0;
 	if (pid > 0)
 		waitpid((pid_t)pid, &status, 0);
@@ -125,14 +109,14 @@ static void clone_stack(void)
 	ca.exit_signal = SIGCHLD;
 	ca.stack = (uintptr_t)child_stack;
 	ca.stack_size = child_stack_size;
-	pid = clone_call(SYS_clone3, (long)&ca, sizeof ca);
+	pid = clone_run(SYS_clone3, (long)&ca, sizeof ca, 0, 0, 0, child_main);
 	status = 0;
 	if (pid > 0)
 		waitpid((pid_t)pid, &status, 0);
 	printf("clone3(stack, CLEAR_SIGHAND) %s %d\n", pid < 0 ? ename((int)-pid) : "child",
 	       WEXITSTATUS(status));
 	ca.stack_size = 0;
-	pid = clone_call(SYS_clone3, (long)&ca, sizeof ca);
+	pid = clone_run(SYS_clone3, (long)&ca, sizeof ca, 0, 0, 0, child_main);
 	printf("clone3(stack, size 0) %s\n", pid < 0 ? ename((int)-pid) : "child");
 }
 

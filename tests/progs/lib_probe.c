@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../escape/escape.h"
+
 extern char **environ;
 
 /* The API through dlsym: the library is preloaded, not linked. */
@@ -74,17 +76,6 @@ static void *thread_out(void *arg)
 	return NULL;
 }
 
-static long raw_write(int fd, const void *buf, size_t n)
-{
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"(SYS_write), "D"(fd), "S"(buf), "d"(n)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-
 static void on_usr1(int sig)
 {
 	(void)sig;
@@ -121,7 +112,7 @@ static int run(char **argv)
 	} else if (!strcmp(argv[0], "stdio")) {
 		fprintf(stderr, "stdio\n");
 	} else if (!strcmp(argv[0], "raw")) {
-		raw_write(2, "raw\n", 4);
+		raw_syscall(SYS_write, 2, (long)"raw\n", 4, 0, 0, 0);
 	} else if (!strcmp(argv[0], "thread")) {
 		pthread_t t;
 		pthread_create(&t, NULL, thread_write, NULL);

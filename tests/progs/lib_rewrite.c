@@ -180,43 +180,33 @@ __asm__(".text\n"
 #define W_RFLAGS 44
 #define W_RED 45
 #define NWORDS 61
+/* M of each register number of a kind: 16 xmm/ymm, 32 zmm, mask k1-7. */
+#define EACH16(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) \
+	M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15)
+#define EACH32(M) EACH16(M) M(16) M(17) M(18) M(19) M(20) M(21) M(22) M(23) \
+	M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31)
+#define EACH_K(M) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 #define LOAD_RED(k) "mov " #k "*8+360(%rax), %rcx\n mov %rcx, -8-" #k "*8(%rsp)\n"
 #define SAVE_RED(k) "mov -8-" #k "*8(%rsp), %rcx\n mov %rcx, " #k "*8+360(%r11)\n"
-#define XMM(op, n) op " " #n "*16(%rax), %xmm" #n "\n"
+#define XMMIN(n) "movdqu " #n "*16(%rax), %xmm" #n "\n"
 #define XMMOUT(n) "movdqu %xmm" #n ", " #n "*16(%r11)\n"
+/* The general registers of the in/out words, with their offsets. */
+#define EACH_GP(M)                                                        \
+	M(rbx, 256) M(rbp, 264) M(r12, 272) M(r13, 280) M(r14, 288) M(r15, 296) \
+	M(rdi, 304) M(rsi, 312) M(rdx, 320) M(r10, 328) M(r8, 336) M(r9, 344)
+#define GPIN(r, off) "mov " #off "(%rax), %" #r "\n"
+#define GPOUT(r, off) "mov %" #r ", " #off "(%r11)\n"
+#define PUSH(r) "push %" #r "\n .cfi_adjust_cfa_offset 8\n"
+#define POP(r) "pop %" #r "\n .cfi_adjust_cfa_offset -8\n"
 __asm__(".text\n"
 	".p2align 4\n"
 	".globl regs_site\n"
 	".type regs_site,@function\n"
 	"regs_site:\n"
 	".cfi_startproc\n"
-	"	push %rbx\n .cfi_adjust_cfa_offset 8\n"
-	"	push %rbp\n .cfi_adjust_cfa_offset 8\n"
-	"	push %r12\n .cfi_adjust_cfa_offset 8\n"
-	"	push %r13\n .cfi_adjust_cfa_offset 8\n"
-	"	push %r14\n .cfi_adjust_cfa_offset 8\n"
-	"	push %r15\n .cfi_adjust_cfa_offset 8\n"
-	"	push %rsi\n .cfi_adjust_cfa_offset 8\n"
+	PUSH(rbx) PUSH(rbp) PUSH(r12) PUSH(r13) PUSH(r14) PUSH(r15) PUSH(rsi)
 	"	mov %rdi, %rax\n"
-	XMM("movdqu", 0) XMM("movdqu", 1) XMM("movdqu", 2) XMM("movdqu", 3)
-	XMM("movdqu", 4) XMM("movdqu", 5) XMM("movdqu", 6) XMM("movdqu", 7)
-	XMM("movdqu", 8) XMM("movdqu", 9) XMM("movdqu", 10) XMM("movdqu", 11)
-	XMM("movdqu", 12) XMM("movdqu", 13) XMM("movdqu", 14) XMM("movdqu", 15)
-	LOAD_RED(0) LOAD_RED(1) LOAD_RED(2) LOAD_RED(3) LOAD_RED(4) LOAD_RED(5)
-	LOAD_RED(6) LOAD_RED(7) LOAD_RED(8) LOAD_RED(9) LOAD_RED(10) LOAD_RED(11)
-	LOAD_RED(12) LOAD_RED(13) LOAD_RED(14) LOAD_RED(15)
-	"	mov 256(%rax), %rbx\n"
-	"	mov 264(%rax), %rbp\n"
-	"	mov 272(%rax), %r12\n"
-	"	mov 280(%rax), %r13\n"
-	"	mov 288(%rax), %r14\n"
-	"	mov 296(%rax), %r15\n"
-	"	mov 304(%rax), %rdi\n"
-	"	mov 312(%rax), %rsi\n"
-	"	mov 320(%rax), %rdx\n"
-	"	mov 328(%rax), %r10\n"
-	"	mov 336(%rax), %r8\n"
-	"	mov 344(%rax), %r9\n"
+	EACH16(XMMIN) EACH16(LOAD_RED) EACH_GP(GPIN)
 	"	std\n"
 	"	stc\n"
 	".globl regs_start\n"
@@ -226,34 +216,13 @@ __asm__(".text\n"
 	"regs_sys:\n"
 	"	syscall\n"
 	"	mov (%rsp), %r11\n"
-	SAVE_RED(0) SAVE_RED(1) SAVE_RED(2) SAVE_RED(3) SAVE_RED(4) SAVE_RED(5)
-	SAVE_RED(6) SAVE_RED(7) SAVE_RED(8) SAVE_RED(9) SAVE_RED(10) SAVE_RED(11)
-	SAVE_RED(12) SAVE_RED(13) SAVE_RED(14) SAVE_RED(15)
+	EACH16(SAVE_RED)
 	"	pushfq\n"
 	"	pop %rcx\n"
 	"	cld\n"
 	"	mov %rcx, 352(%r11)\n"
-	XMMOUT(0) XMMOUT(1) XMMOUT(2) XMMOUT(3) XMMOUT(4) XMMOUT(5) XMMOUT(6) XMMOUT(7)
-	XMMOUT(8) XMMOUT(9) XMMOUT(10) XMMOUT(11) XMMOUT(12) XMMOUT(13) XMMOUT(14) XMMOUT(15)
-	"	mov %rbx, 256(%r11)\n"
-	"	mov %rbp, 264(%r11)\n"
-	"	mov %r12, 272(%r11)\n"
-	"	mov %r13, 280(%r11)\n"
-	"	mov %r14, 288(%r11)\n"
-	"	mov %r15, 296(%r11)\n"
-	"	mov %rdi, 304(%r11)\n"
-	"	mov %rsi, 312(%r11)\n"
-	"	mov %rdx, 320(%r11)\n"
-	"	mov %r10, 328(%r11)\n"
-	"	mov %r8, 336(%r11)\n"
-	"	mov %r9, 344(%r11)\n"
-	"	pop %rsi\n .cfi_adjust_cfa_offset -8\n"
-	"	pop %r15\n .cfi_adjust_cfa_offset -8\n"
-	"	pop %r14\n .cfi_adjust_cfa_offset -8\n"
-	"	pop %r13\n .cfi_adjust_cfa_offset -8\n"
-	"	pop %r12\n .cfi_adjust_cfa_offset -8\n"
-	"	pop %rbp\n .cfi_adjust_cfa_offset -8\n"
-	"	pop %rbx\n .cfi_adjust_cfa_offset -8\n"
+	EACH16(XMMOUT) EACH_GP(GPOUT)
+	POP(rsi) POP(r15) POP(r14) POP(r13) POP(r12) POP(rbp) POP(rbx)
 	"	ret\n"
 	".cfi_endproc\n"
 	".size regs_site, .-regs_site\n");
@@ -336,30 +305,22 @@ __asm__(".text\n"
 	".globl ymm_site\n"
 	".type ymm_site,@function\n"
 	"ymm_site:\n"
-	VLD(0) VLD(1) VLD(2) VLD(3) VLD(4) VLD(5) VLD(6) VLD(7)
-	VLD(8) VLD(9) VLD(10) VLD(11) VLD(12) VLD(13) VLD(14) VLD(15)
+	EACH16(VLD)
 	"	mov $39, %eax\n"
 	"	syscall\n"
-	VST(0) VST(1) VST(2) VST(3) VST(4) VST(5) VST(6) VST(7)
-	VST(8) VST(9) VST(10) VST(11) VST(12) VST(13) VST(14) VST(15)
+	EACH16(VST)
 	"	vzeroupper\n"
 	"	ret\n"
 	".size ymm_site, .-ymm_site\n"
 	".globl zmm_site\n"
 	".type zmm_site,@function\n"
 	"zmm_site:\n"
-	ZLD(0) ZLD(1) ZLD(2) ZLD(3) ZLD(4) ZLD(5) ZLD(6) ZLD(7)
-	ZLD(8) ZLD(9) ZLD(10) ZLD(11) ZLD(12) ZLD(13) ZLD(14) ZLD(15)
-	ZLD(16) ZLD(17) ZLD(18) ZLD(19) ZLD(20) ZLD(21) ZLD(22) ZLD(23)
-	ZLD(24) ZLD(25) ZLD(26) ZLD(27) ZLD(28) ZLD(29) ZLD(30) ZLD(31)
-	KLD(1) KLD(2) KLD(3) KLD(4) KLD(5) KLD(6) KLD(7)
+	EACH32(ZLD)
+	EACH_K(KLD)
 	"	mov $39, %eax\n"
 	"	syscall\n"
-	ZST(0) ZST(1) ZST(2) ZST(3) ZST(4) ZST(5) ZST(6) ZST(7)
-	ZST(8) ZST(9) ZST(10) ZST(11) ZST(12) ZST(13) ZST(14) ZST(15)
-	ZST(16) ZST(17) ZST(18) ZST(19) ZST(20) ZST(21) ZST(22) ZST(23)
-	ZST(24) ZST(25) ZST(26) ZST(27) ZST(28) ZST(29) ZST(30) ZST(31)
-	KST(1) KST(2) KST(3) KST(4) KST(5) KST(6) KST(7)
+	EACH32(ZST)
+	EACH_K(KST)
 	"	vzeroupper\n"
 	"	ret\n"
 	".size zmm_site, .-zmm_site\n");

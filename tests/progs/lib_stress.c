@@ -42,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../escape/escape.h"
+
 #define WORKERS 8
 #define PROBE_FD 77
 #define ROUND_SECS 20
@@ -70,17 +72,6 @@ static struct shared *sh;
 static int round_no, early;
 static int (*apply)(const char *);
 
-static long raw(long nr, long a, long b, long c)
-{
-	long r;
-
-	__asm__ volatile("syscall"
-			 : "=a"(r)
-			 : "0"(nr), "D"(a), "S"(b), "d"(c)
-			 : "rcx", "r11", "memory");
-	return r;
-}
-
 static void *worker(void *arg)
 {
 	unsigned id = (unsigned)(uintptr_t)arg;
@@ -95,7 +86,7 @@ static void *worker(void *arg)
 			rec.seq = i;
 			rec.epoch = (uint8_t)__atomic_load_n(&sh->epoch, __ATOMIC_ACQUIRE);
 			if (i % 16 == 0)
-				raw(SYS_write, PROBE_FD, (long)&rec, sizeof(rec));
+				raw_syscall(SYS_write, PROBE_FD, (long)&rec, sizeof(rec), 0, 0, 0);
 			else if (write(PROBE_FD, &rec, sizeof(rec)) != sizeof(rec))
 				_exit(4);
 			break;
@@ -109,7 +100,7 @@ static void *worker(void *arg)
 			break;
 		default:
 			if (i % 64 == 3)
-				raw(SYS_getuid, 0, 0, 0); /* the catch-all: slower */
+				raw_syscall(SYS_getuid, 0, 0, 0, 0, 0, 0); /* the catch-all: slower */
 			else
 				getppid();
 		}

@@ -49,6 +49,16 @@ static int jump_true(uint16_t op, uint32_t a, uint32_t k)
 	}
 }
 
+/* The conditional jumps a filter of ours may use, and where one goes. */
+#define CASE_COND_JUMPS                                                   \
+	case BPF_JMP | BPF_JEQ | BPF_K: case BPF_JMP | BPF_JGT | BPF_K: \
+	case BPF_JMP | BPF_JGE | BPF_K: case BPF_JMP | BPF_JSET | BPF_K
+
+static unsigned cond_jump(const struct sock_filter *i, uint32_t a)
+{
+	return jump_true(BPF_OP(i->code), a, i->k) ? i->jt : i->jf;
+}
+
 static int alu(uint16_t op, uint32_t *a, uint32_t k)
 {
 	switch (op) {
@@ -94,11 +104,8 @@ uint32_t bpf_sim_run(const struct sock_filter *prog, unsigned n,
 				return sim_error(st, "JA out of the program");
 			pc += i->k;
 			break;
-		case BPF_JMP | BPF_JEQ | BPF_K:
-		case BPF_JMP | BPF_JGT | BPF_K:
-		case BPF_JMP | BPF_JGE | BPF_K:
-		case BPF_JMP | BPF_JSET | BPF_K:
-			pc += jump_true(BPF_OP(i->code), a, i->k) ? i->jt : i->jf;
+		CASE_COND_JUMPS:
+			pc += cond_jump(i, a);
 			break;
 		default:
 			if (BPF_CLASS(i->code) == BPF_ALU && BPF_SRC(i->code) == BPF_K &&
@@ -187,11 +194,8 @@ int bpf_sim_const_allow(const struct sock_filter *prog, unsigned n, int nr, uint
 		case BPF_JMP | BPF_JA:
 			pc += i->k;
 			break;
-		case BPF_JMP | BPF_JEQ | BPF_K:
-		case BPF_JMP | BPF_JGE | BPF_K:
-		case BPF_JMP | BPF_JGT | BPF_K:
-		case BPF_JMP | BPF_JSET | BPF_K:
-			pc += jump_true(BPF_OP(i->code), reg, i->k) ? i->jt : i->jf;
+		CASE_COND_JUMPS:
+			pc += cond_jump(i, reg);
 			break;
 		case BPF_ALU | BPF_AND | BPF_K:
 			reg &= i->k;

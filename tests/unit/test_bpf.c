@@ -1,6 +1,6 @@
-/* The BPF back end, case by case: each row is a policy, a call and the
- * expected decision, checked on the compiled program (simulated) and on
- * the userspace evaluator, which must agree.  Then the structural
+/* The BPF back end, case by case: each row (cases/bpf-rows.tests) is a
+ * policy, a call and the expected decision, checked on the compiled
+ * program (simulated) and on the userspace evaluator, which must agree.  Then the structural
  * promises of SPEC §4: the kernel accepts the program, syscalls allowed
  * with `1` stay cacheable, the 4096-instruction limit is a clear error. */
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include "bpf.h"
 #include "bpf_sim.h"
 #include "eval.h"
+#include "tcommon.h"
 #include "tsupport.h"
 
 enum {
@@ -28,195 +29,6 @@ enum {
 #define KILL SECCOMP_RET_KILL_PROCESS
 #define X32 0x40000000
 #define NEG(x) ((uint64_t)(int64_t)(x))
-
-struct row {
-	const char *policy;
-	int nr;
-	uint64_t args[6];
-	int allow;
-};
-
-static const struct row rows[] = {
-	/* u32: the kernel reads the low word only */
-	{ "read: fd != 1", READ, { 0x100000001 }, 0 },
-	{ "read: fd != 1", READ, { 1 }, 0 },
-	{ "read: fd != 1", READ, { 0x100000002 }, 1 },
-	{ "read: fd != 1", READ, { 0 }, 1 },
-	{ "read: fd == 0xffffffff", READ, { NEG(-1) }, 1 },
-	{ "read: fd == 0xffffffff", READ, { 0x7ffffffffffffffe }, 0 },
-	{ "read: fd == 0xffffffff", READ, { 0x7fffffffffffffff }, 1 },
-	{ "read: fd > 0x7fffffff", READ, { 0x80000000 }, 1 },
-	{ "read: fd > 0x7fffffff", READ, { 0x17fffffff }, 0 },
-	{ "read: fd < 3", READ, { 0xffffffff00000002 }, 1 },
-	{ "read: fd >= 0", READ, { NEG(-1) }, 1 },
-	{ "read: fd < 0", READ, { 0 }, 0 },
-	{ "read: fd <= 0xffffffff", READ, { NEG(-1) }, 1 },
-	{ "read: fd > 0xffffffff", READ, { NEG(-1) }, 0 },
-	/* s32: signed, sign bit of the low word, high word ignored */
-	{ "openat: dfd < 0", OPENAT, { NEG(-100) }, 1 },
-	{ "openat: dfd < 0", OPENAT, { 0xffffff9c }, 1 },
-	{ "openat: dfd < 0", OPENAT, { 0x00000000ffffff9c }, 1 },
-	{ "openat: dfd < 0", OPENAT, { 0 }, 0 },
-	{ "openat: dfd < 0", OPENAT, { 0x7fffffff }, 0 },
-	{ "openat: dfd < 0", OPENAT, { 0x80000000 }, 1 },
-	{ "openat: dfd < 0", OPENAT, { 0x100000000 }, 0 },
-	{ "openat: dfd < 0", OPENAT, { 0xffffffff00000005 }, 0 },
-	{ "openat: dfd == AT_FDCWD", OPENAT, { 0xffffff9c }, 1 },
-	{ "openat: dfd == AT_FDCWD", OPENAT, { 0x12345678ffffff9c }, 1 },
-	{ "openat: dfd == AT_FDCWD", OPENAT, { 0xffffff9d }, 0 },
-	{ "openat: dfd >= -100 && dfd <= 2", OPENAT, { NEG(-100) }, 1 },
-	{ "openat: dfd >= -100 && dfd <= 2", OPENAT, { NEG(-101) }, 0 },
-	{ "openat: dfd >= -100 && dfd <= 2", OPENAT, { 2 }, 1 },
-	{ "openat: dfd >= -100 && dfd <= 2", OPENAT, { 3 }, 0 },
-	{ "openat: dfd > -2147483648", OPENAT, { 0x80000000 }, 0 },
-	{ "openat: dfd > -2147483648", OPENAT, { 0x80000001 }, 1 },
-	{ "openat: dfd < 2147483647", OPENAT, { 0x7fffffff }, 0 },
-	{ "openat: dfd < 2147483647", OPENAT, { 0xffffffff }, 1 },
-	/* s64: hi/lo pairs, signed on the high word */
-	{ "lseek: offset > 0xffffffff", LSEEK, { 0, 0x100000000 }, 1 },
-	{ "lseek: offset > 0xffffffff", LSEEK, { 0, 0xffffffff }, 0 },
-	{ "lseek: offset > 0xffffffff", LSEEK, { 0, NEG(-1) }, 0 },
-	{ "lseek: offset > 0xffffffff", LSEEK, { 0, NEG(-0x100000000) }, 0 },
-	{ "lseek: offset > 0xffffffff", LSEEK, { 0, 0x7fffffffffffffff }, 1 },
-	{ "lseek: offset > 0xffffffff", LSEEK, { 0, 0x8000000000000000 }, 0 },
-	{ "lseek: offset >= -1", LSEEK, { 0, NEG(-1) }, 1 },
-	{ "lseek: offset >= -1", LSEEK, { 0, NEG(-2) }, 0 },
-	{ "lseek: offset >= -1", LSEEK, { 0, 0xffffffff }, 1 },
-	{ "lseek: offset < 0x100000005", LSEEK, { 0, 0x100000004 }, 1 },
-	{ "lseek: offset < 0x100000005", LSEEK, { 0, 0x100000005 }, 0 },
-	{ "lseek: offset < 0x100000005", LSEEK, { 0, 0x000000006 }, 1 },
-	{ "lseek: offset < 0x100000005", LSEEK, { 0, 0x200000000 }, 0 },
-	{ "lseek: offset < 0x100000005", LSEEK, { 0, NEG(-5) }, 1 },
-	{ "lseek: offset <= -0x100000000", LSEEK, { 0, NEG(-0x100000000) }, 1 },
-	{ "lseek: offset <= -0x100000000", LSEEK, { 0, NEG(-0xffffffff) }, 0 },
-	{ "lseek: offset == -1", LSEEK, { 0, 0xffffffff }, 0 },
-	{ "lseek: offset == -1", LSEEK, { 0, NEG(-1) }, 1 },
-	{ "lseek: offset != 0x100000000", LSEEK, { 0, 0 }, 1 },
-	{ "lseek: offset != 0x100000000", LSEEK, { 0, 0x100000000 }, 0 },
-	/* u64, ptr */
-	{ "read: count == 0x100000001", READ, { 0, 0, 0x100000001 }, 1 },
-	{ "read: count == 0x100000001", READ, { 0, 0, 1 }, 0 },
-	{ "read: count == 0x100000001", READ, { 0, 0, 0x100000000 }, 0 },
-	{ "read: count > 0xfffffffe00000000", READ, { 0, 0, NEG(-1) }, 1 },
-	{ "read: count > 0xfffffffe00000000", READ, { 0, 0, 0x7fffffffffffffff }, 0 },
-	{ "read: count < 0x100000000", READ, { 0, 0, 0xffffffff }, 1 },
-	{ "read: count < 0x100000000", READ, { 0, 0, 0x100000000 }, 0 },
-	{ "read: count <= 4096 && count > 0", READ, { 0, 0, 4096 }, 1 },
-	{ "read: count <= 4096 && count > 0", READ, { 0, 0, 0x100001000 }, 0 },
-	{ "read: count <= 4096 && count > 0", READ, { 0, 0, 0 }, 0 },
-	{ "read: buf < 0x1000", READ, { 0, 0xfff }, 1 },
-	{ "read: buf < 0x1000", READ, { 0, 0x100000000 }, 0 },
-	{ "read: buf >= 0x8000000000000000", READ, { 0, 0x8000000000000000 }, 1 },
-	{ "read: buf >= 0x8000000000000000", READ, { 0, 0x7fffffffffffffff }, 0 },
-	/* u16: the low 16 bits */
-	{ "open: mode == 0644", OPEN, { 0, 0, 0644 }, 1 },
-	{ "open: mode == 0644", OPEN, { 0, 0, 0x10000 | 0644 }, 1 },
-	{ "open: mode == 0644", OPEN, { 0, 0, 0x100000000 | 0644 }, 1 },
-	{ "open: mode == 0644", OPEN, { 0, 0, 0645 }, 0 },
-	{ "open: mode > 0x7fff", OPEN, { 0, 0, 0x8000 }, 1 },
-	{ "open: mode > 0x7fff", OPEN, { 0, 0, 0x17fff }, 0 },
-	{ "open: mode > 0x7fff", OPEN, { 0, 0, 0x18000 }, 1 },
-	{ "open: mode < 0x10", OPEN, { 0, 0, 0x1000f }, 1 },
-	{ "open: mode < 0x10", OPEN, { 0, 0, 0x10 }, 0 },
-	{ "open: mode >= 0xffff", OPEN, { 0, 0, NEG(-1) }, 1 },
-	{ "open: mode >= 0xffff", OPEN, { 0, 0, 0xfffe }, 0 },
-	/* &: bit tests on either half */
-	{ "read: count & 0x100000000", READ, { 0, 0, 0x100000000 }, 1 },
-	{ "read: count & 0x100000000", READ, { 0, 0, 0xffffffff }, 0 },
-	{ "read: count & 0x100000001", READ, { 0, 0, 1 }, 1 },
-	{ "read: count & 0x100000001", READ, { 0, 0, 0x100000000 }, 1 },
-	{ "read: count & 0x100000001", READ, { 0, 0, 0xfffffffefffffffe }, 0 },
-	{ "read: count & 0", READ, { 0, 0, NEG(-1) }, 0 },
-	{ "read: fd & 0x80000001", READ, { 0x80000000 }, 1 },
-	{ "read: fd & 0x80000001", READ, { 0x100000000 }, 0 },
-	{ "openat: flags & 0x80000000", OPENAT, { 0, 0, 0x80000000 }, 1 },
-	{ "openat: flags & 0x80000000", OPENAT, { 0, 0, 0xffffffff00000000 }, 0 },
-	{ "openat: flags & -1", OPENAT, { 0, 0, 0x100000000 }, 0 },
-	{ "openat: flags & -1", OPENAT, { 0, 0, 0x100000001 }, 1 },
-	{ "open: mode & 0x8000", OPEN, { 0, 0, 0x18000 }, 1 },
-	{ "open: mode & 0x8000", OPEN, { 0, 0, 0x10000 }, 0 },
-	{ "lseek: offset & 0x8000000000000000", LSEEK, { 0, NEG(-1) }, 1 },
-	{ "lseek: offset & 0x8000000000000000", LSEEK, { 0, 0xffffffff }, 0 },
-	/* !, ||, && and parentheses */
-	{ "read: !(fd == 0)", READ, { 0 }, 0 },
-	{ "read: !(fd == 0)", READ, { 0x100000000 }, 0 },
-	{ "read: !(fd == 0)", READ, { 5 }, 1 },
-	{ "read: !(fd < 3 || fd > 10)", READ, { 3 }, 1 },
-	{ "read: !(fd < 3 || fd > 10)", READ, { 11 }, 0 },
-	{ "read: !(fd < 3 || fd > 10)", READ, { 2 }, 0 },
-	{ "read: !!(fd == 7)", READ, { 7 }, 1 },
-	{ "write: fd == 1 || fd == 2", WRITE, { 1 }, 1 },
-	{ "write: fd == 1 || fd == 2", WRITE, { 2 }, 1 },
-	{ "write: fd == 1 || fd == 2", WRITE, { 3 }, 0 },
-	{ "write: fd == 1 || fd == 2", WRITE, { 0x100000002 }, 1 },
-	{ "write: (fd == 1 || fd == 2) && count < 100", WRITE, { 2, 0, 99 }, 1 },
-	{ "write: (fd == 1 || fd == 2) && count < 100", WRITE, { 2, 0, 100 }, 0 },
-	{ "write: fd == 1 && count < 100 || fd == 2 && count > 5", WRITE, { 1, 0, 50 }, 1 },
-	{ "write: fd == 1 && count < 100 || fd == 2 && count > 5", WRITE, { 1, 0, 500 }, 0 },
-	{ "write: fd == 1 && count < 100 || fd == 2 && count > 5", WRITE, { 2, 0, 500 }, 1 },
-	{ "write: fd == 1 && count < 100 || fd == 2 && count > 5", WRITE, { 2, 0, 5 }, 0 },
-	{ "write: fd == 1 && (count < 100 || !(buf != 0))", WRITE, { 1, 0, 500 }, 1 },
-	{ "write: fd == 1 && (count < 100 || !(buf != 0))", WRITE, { 1, 1, 500 }, 0 },
-	{ "read: arg0 == 3 || arg2 == 3", READ, { 0, 0, 3 }, 1 },
-	/* an operand that folds (fd < 0) hands on an older label */
-	{ "read: (fd & 1 && (count & 0x100000000 || fd < 0)) || count > 7", READ, { 0, 0, 8 }, 1 },
-	{ "read: (fd & 1 && (count & 0x100000000 || fd < 0)) || count > 7", READ, { 0, 0, 7 }, 0 },
-	{ "read: (fd & 1 && (count & 0x100000000 || fd < 0)) || count > 7", READ,
-	  { 1, 0, 0x100000000 }, 1 },
-	{ "read: (fd & 1 && (count & 0x100000000 || fd < 0)) || count > 7", READ, { 1, 0, 1 }, 0 },
-	{ "read: (fd & 1 && (count & 0x100000000 || fd < 0)) || count > 7", READ, { 1, 0, 8 }, 1 },
-	{ "read: (fd & 1 && (count & 0x100000000 || fd < 0)) || count > 7", READ, { 2, 0, 0 }, 0 },
-	/* several filters on one syscall: all must hold */
-	{ "read: fd < 10; read: count <= 4096; read: fd != 3", READ, { 4, 0, 4096 }, 1 },
-	{ "read: fd < 10; read: count <= 4096; read: fd != 3", READ, { 3, 0, 4096 }, 0 },
-	{ "read: fd < 10; read: count <= 4096; read: fd != 3", READ, { 4, 0, 4097 }, 0 },
-	{ "read: fd < 10; read: count <= 4096; read: fd != 3", READ, { 10, 0, 1 }, 0 },
-	{ "read: fd < 10; read: 1", READ, { 10 }, 0 },
-	{ "read: fd < 10; read: 0; read: 1", READ, { 10 }, 1 },
-	{ "read: fd < 10; read: 0", READ, { 1 }, 0 },
-	/* the allowed set, removals, gaps, numbers out of the table */
-	{ "*: 1; getpid: 0", GETPID, { 0 }, 0 },
-	{ "*: 1; getpid: 0", READ, { 0 }, 1 },
-	{ "*: 1; getpid: 0", EXIT_GROUP, { 0 }, 1 },
-	{ "*: 1; getpid: 0", 400, { 0 }, 0 },
-	{ "*: 1; getpid: 0", 511, { 0 }, 0 },
-	{ "*: 1; getpid: 0", 512, { 0 }, 0 },
-	{ "*: 1; getpid: 0", -1, { 0 }, 0 },
-	{ "*: 1; getpid: 0", 0x7fffffff, { 0 }, 0 },
-	{ "*: 0", READ, { 0 }, 0 },
-	{ "getpid: 1", GETPID, { 0 }, 1 },
-	{ "getpid: 1", GETPID + 1, { 0 }, 0 },
-	{ "getpid: 1", GETPID - 1, { 0 }, 0 },
-	{ "read: 1; write: 1; close: 1", OPEN, { 0 }, 0 },
-	{ "read: 1; write: 1; close: 1", CLOSE, { 0 }, 1 },
-	{ "", READ, { 0 }, 0 },
-	/* in: no bit outside the mask, as the type reads the argument */
-	{ "mprotect: prot in ~PROT_EXEC", 10, { 0, 0, 3 }, 1 },
-	{ "mprotect: prot in ~PROT_EXEC", 10, { 0, 0, 7 }, 0 },
-	{ "mprotect: prot in ~PROT_EXEC", 10, { 0, 0, 0x8000000000000000 }, 1 },
-	{ "mprotect: prot in 0x100000004", 10, { 0, 0, 0x100000000 }, 1 },
-	{ "mprotect: prot in 0x100000004", 10, { 0, 0, 0x200000000 }, 0 },
-	{ "mprotect: prot in 0x100000004", 10, { 0, 0, 0x100000005 }, 0 },
-	{ "kill: sig in 0x7f", 62, { 0, 0xffffffff00000005 }, 1 },
-	{ "kill: sig in 0x7f", 62, { 0, 0x80 }, 0 },
-	{ "kill: sig in 0x7f", 62, { 0, 0xffffffff }, 0 },
-	{ "kill: sig in -2", 62, { 0, 0xfffffffe }, 1 },
-	{ "kill: sig in -2", 62, { 0, 0x7ffffffe }, 1 },
-	{ "kill: sig in -2", 62, { 0, 0xffffffff }, 0 },
-	{ "read: fd in 0xff", READ, { 0x1000000ff }, 1 },
-	{ "read: fd in 0xff", READ, { 0x100 }, 0 },
-	{ "open: mode in 0777", OPEN, { 0, 0, 0x10000 | 0644 }, 1 },
-	{ "open: mode in 0777", OPEN, { 0, 0, 01644 }, 0 },
-	{ "lseek: offset in 0", LSEEK, { 0, 0 }, 1 },
-	{ "lseek: offset in 0", LSEEK, { 0, 0x100000000 }, 0 },
-	{ "lseek: offset in ~0", LSEEK, { 0, NEG(-1) }, 1 },
-	{ "read: !(fd in 3) || count in 0", READ, { 4, 0, 0 }, 1 },
-	{ "read: !(fd in 3) || count in 0", READ, { 2, 0, 1 }, 0 },
-	/* x32 */
-	{ "*: 1", X32 | WRITE, { 1 }, 0 },
-	{ "*: 1", X32 | READ, { 0 }, 0 },
-	{ "*: 1", X32 | 512, { 0 }, 0 },
-};
 
 /* Foreign architectures: killed whatever the number (the evaluator does
  * not see the architecture). */
@@ -260,31 +72,41 @@ static unsigned compile(const struct sf_policy *p, uint32_t kill, struct sock_fi
 	return n;
 }
 
-static void rows_agree(void **state)
+/* One row of cases/bpf-rows.tests: the policy, a call, allow or kill:
+ * the compiled program (under each kill action) and the evaluator agree
+ * with the row. */
+static void row_agrees(char **fields, void *ctx, const char *where)
 {
 	static struct sock_filter prog[SF_BPF_MAX];
 	const uint32_t kills[] = { KILL, SECCOMP_RET_TRAP, SECCOMP_RET_ERRNO | 1234 };
-	unsigned i, k;
+	struct sf_policy *p = t_parse(NULL, fields[0]);
+	int expect = !strcmp(fields[2], "allow");
+	uint64_t args[6];
+	unsigned k;
+	long nr;
+
+	(void)ctx;
+	if (*t_read_call(fields[1], &nr, args) || (!expect && strcmp(fields[2], "kill")))
+		fail_msg("%s: expected POLICY<tab>CALL<tab>allow|kill", where);
+	for (k = 0; k < sizeof(kills) / sizeof(kills[0]); k++) {
+		unsigned n = compile(p, kills[k], prog);
+		int got = bpf_allows(prog, n, kills[k], AUDIT_ARCH_X86_64, (int)nr, args);
+		if (got != expect)
+			fail_msg("%s: '%s' %s: BPF %s, expected %s", where, fields[0], fields[1],
+				 got ? "allows" : "kills", expect ? "allow" : "kill");
+	}
+	if ((sf_decide(p, (uint64_t)nr, args) == SF_ALLOW) != expect)
+		fail_msg("%s: '%s': the evaluator disagrees with the row", where, fields[0]);
+	sf_policy_free(p);
+}
+
+static void rows_agree(void **state)
+{
+	static struct sock_filter prog[SF_BPF_MAX];
+	unsigned i;
 
 	(void)state;
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		const struct row *r = &rows[i];
-		struct sf_policy *p = t_parse(NULL, r->policy);
-		int expect = r->allow;
-
-		for (k = 0; k < sizeof(kills) / sizeof(kills[0]); k++) {
-			unsigned n = compile(p, kills[k], prog);
-			int got = bpf_allows(prog, n, kills[k], AUDIT_ARCH_X86_64, r->nr, r->args);
-			if (got != expect)
-				fail_msg("row %u: '%s' nr %#x args %#lx %#lx %#lx: BPF %s, expected %s",
-					 i, r->policy, (unsigned)r->nr, (unsigned long)r->args[0],
-					 (unsigned long)r->args[1], (unsigned long)r->args[2],
-					 got ? "allows" : "kills", expect ? "allow" : "kill");
-		}
-		if ((sf_decide(p, (uint64_t)(int64_t)r->nr, r->args) == SF_ALLOW) != expect)
-			fail_msg("row %u: '%s': the evaluator disagrees with the row", i, r->policy);
-		sf_policy_free(p);
-	}
+	t_each_case("tests/unit/cases/bpf-rows.tests", 3, row_agrees, NULL);
 	for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
 		struct sf_policy *p = t_parse(NULL, foreign[i].policy);
 		static const uint64_t args[6] = { 1 };

@@ -392,10 +392,15 @@ static uint64_t seed_from_env(void)
 
 static const struct sf_syscall *pool_all[SF_NR_COUNT];
 
-static void setup_pool(struct gen *g)
+/* g writes into text (cap bytes) about any syscall; the generator's
+ * numbers are the seed's, salted per test. */
+static void gen_start(struct gen *g, char *text, size_t cap, uint64_t salt)
 {
 	unsigned i;
 
+	rng_state = seed_from_env() ^ salt;
+	g->buf = text;
+	g->cap = cap;
 	for (i = 0; i < sf_syscall_count; i++)
 		pool_all[i] = &sf_syscalls[i];
 	g->pool = pool_all;
@@ -413,10 +418,7 @@ static void simulated_agrees(void **state)
 	unsigned long insns = 0, far = 0;
 
 	(void)state;
-	rng_state = seed;
-	g.buf = text;
-	g.cap = sizeof(text);
-	setup_pool(&g);
+	gen_start(&g, text, sizeof(text), 0);
 	while (vectors < MIN_VECTORS) {
 		unsigned r = below(100);
 		unsigned size = r < 70 ? 1 + below(8) : r < 93 ? 10 + below(40) : 60 + below(100);
@@ -767,10 +769,7 @@ static void deep_nesting(void **state)
 	int nots;
 
 	(void)state;
-	rng_state = seed_from_env() ^ 0xdee9;
-	g.buf = text;
-	g.cap = sizeof(text);
-	setup_pool(&g);
+	gen_start(&g, text, sizeof(text), 0xdee9);
 	for (nots = 0; nots < 2; nots++) {
 		/* the deepest the parser takes, and one past it */
 		for (levels = 62; levels <= 66; levels++) {
@@ -800,10 +799,7 @@ static void long_chains(void **state)
 	unsigned n, s, j, terms, i;
 
 	(void)state;
-	rng_state = seed_from_env() ^ 0xc4a1;
-	g.buf = text;
-	g.cap = sizeof(text);
-	setup_pool(&g);
+	gen_start(&g, text, sizeof(text), 0xc4a1);
 	for (s = 0; s < 4; s++)
 		for (j = 0; j < 2; j++)
 			for (terms = 200; terms <= 3200; terms *= 2) {
@@ -833,10 +829,7 @@ static void many_filters(void **state)
 	unsigned n, i, k;
 
 	(void)state;
-	rng_state = seed_from_env() ^ 0x3a7f;
-	g.buf = text;
-	g.cap = sizeof(text);
-	setup_pool(&g);
+	gen_start(&g, text, sizeof(text), 0x3a7f);
 	for (k = 100; k <= 1600; k *= 2) {
 		g.len = 0;
 		g.nk = 0;
@@ -880,10 +873,7 @@ static void at_the_limit(void **state)
 	unsigned lo, hi, n, deep;
 
 	(void)state;
-	rng_state = seed_from_env() ^ 0x4096;
-	g.buf = text;
-	g.cap = sizeof(text);
-	setup_pool(&g);
+	gen_start(&g, text, sizeof(text), 0x4096);
 	for (deep = 0; deep < 2; deep++) {
 		unsigned best_len = 0;
 

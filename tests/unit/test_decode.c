@@ -58,7 +58,10 @@ static void arguments_by_their_hints(void **state)
 	assert_string_equal(arg_text(IOCTL, 1, 0, 0x5413, 0, 0), "TIOCGWINSZ (21523)");
 	/* setsockopt's optname is an SO_* at level SOL_SOCKET only */
 	assert_string_equal(arg_text(SETSOCKOPT, 2, 3, 1, 2, 0), "SO_REUSEADDR (2)");
-	assert_string_equal(arg_text(SETSOCKOPT, 2, 3, 6, 1, 0), "1");
+	assert_string_equal(arg_text(SETSOCKOPT, 2, 3, 6, 1, 0), "TCP_NODELAY (1)");
+	assert_string_equal(arg_text(SETSOCKOPT, 2, 3, 41, 26, 0), "IPV6_V6ONLY (26)");
+	assert_string_equal(arg_text(SETSOCKOPT, 2, 3, 0, 1, 0), "IP_TOS (1)");
+	assert_string_equal(arg_text(SETSOCKOPT, 2, 3, 17, 1, 0), "1"); /* UDP: no names */
 	/* no hint: by type */
 	assert_string_equal(arg_text(READ, 2, 0, 0, 100000, 0), "0x186a0");
 }
@@ -142,40 +145,50 @@ static void suggestions(void **state)
 	static const uint64_t jit[][6] = { { 0, 4096, 7, 0x22 } };
 	static const uint64_t forks[][6] = { { 0x1200011 } };
 	static const uint64_t pr[][6] = { { 15 }, { 38 } };
+	static const struct {
+		long nr;
+		enum sf_argmode mode;
+		const uint64_t (*calls)[6];
+		unsigned n;
+		const char *want;
+	} cases[] = {
+		{ OPENAT, SF_ARGS_AUTO, ro, 2,
+		  "dfd == AT_FDCWD && !(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))" },
+		{ OPENAT, SF_ARGS_AUTO, rw, 2, "dfd == AT_FDCWD && !(flags & (O_RDWR|O_APPEND))" },
+		{ OPENAT, SF_ARGS_AUTO, relative, 1,
+		  "!(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))" },
+		{ OPENAT, SF_ARGS_STRICT, ro, 2,
+		  "dfd == AT_FDCWD && (flags == O_RDONLY|O_CLOEXEC || "
+		  "flags == O_RDONLY|O_NONBLOCK|O_DIRECTORY|O_CLOEXEC)" },
+		{ OPENAT, SF_ARGS_NONE, ro, 2, "1" },
+		{ SOCKET, SF_ARGS_AUTO, sock, 1, "family == AF_UNIX && type == SOCK_STREAM|SOCK_CLOEXEC" },
+		{ SOCKET, SF_ARGS_AUTO, socks, 2,
+		  "(family == AF_UNIX || family == AF_INET) && "
+		  "(type == SOCK_DGRAM || type == SOCK_STREAM|SOCK_CLOEXEC)" },
+		{ WRITE, SF_ARGS_AUTO, wr, 2, "fd == 1 || fd == 2" },
+		{ WRITE, SF_ARGS_AUTO, wr3, 2, "1" },
+		{ WRITE, SF_ARGS_STRICT, wr3, 2, "fd == 1 || fd == 4" },
+		{ MMAP, SF_ARGS_AUTO, maps, 3, "!(prot & PROT_WRITE) || !(prot & PROT_EXEC)" },
+		{ MMAP, SF_ARGS_AUTO, maps, 1, "!(prot & PROT_EXEC)" },
+		{ MMAP, SF_ARGS_AUTO, jit, 1, "1" },
+		{ MMAP, SF_ARGS_STRICT, maps, 3,
+		  "(prot == PROT_READ || prot == PROT_READ|PROT_WRITE || "
+		  "prot == PROT_READ|PROT_EXEC) && "
+		  "(flags == MAP_PRIVATE || flags == MAP_PRIVATE|MAP_ANONYMOUS)" },
+		{ CLONE, SF_ARGS_AUTO, forks, 1,
+		  "clone_flags == SIGCHLD|CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID" },
+		{ PRCTL, SF_ARGS_AUTO, pr, 2, "option == PR_SET_NAME || option == PR_SET_NO_NEW_PRIVS" },
+	};
 	char buf[64];
 	unsigned i;
 
 	(void)state;
-	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, ro, 2),
-			    "dfd == AT_FDCWD && !(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))");
-	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, rw, 2),
-			    "dfd == AT_FDCWD && !(flags & (O_RDWR|O_APPEND))");
-	assert_string_equal(suggest(OPENAT, SF_ARGS_AUTO, relative, 1),
-			    "!(flags & (O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))");
-	assert_string_equal(suggest(OPENAT, SF_ARGS_STRICT, ro, 2),
-			    "dfd == AT_FDCWD && (flags == O_RDONLY|O_CLOEXEC || "
-			    "flags == O_RDONLY|O_NONBLOCK|O_DIRECTORY|O_CLOEXEC)");
-	assert_string_equal(suggest(OPENAT, SF_ARGS_NONE, ro, 2), "1");
-	assert_string_equal(suggest(SOCKET, SF_ARGS_AUTO, sock, 1),
-			    "family == AF_UNIX && type == SOCK_STREAM|SOCK_CLOEXEC");
-	assert_string_equal(suggest(SOCKET, SF_ARGS_AUTO, socks, 2),
-			    "(family == AF_UNIX || family == AF_INET) && "
-			    "(type == SOCK_DGRAM || type == SOCK_STREAM|SOCK_CLOEXEC)");
-	assert_string_equal(suggest(WRITE, SF_ARGS_AUTO, wr, 2), "fd == 1 || fd == 2");
-	assert_string_equal(suggest(WRITE, SF_ARGS_AUTO, wr3, 2), "1");
-	assert_string_equal(suggest(WRITE, SF_ARGS_STRICT, wr3, 2), "fd == 1 || fd == 4");
-	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, maps, 3),
-			    "!(prot & PROT_WRITE) || !(prot & PROT_EXEC)");
-	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, maps, 1), "!(prot & PROT_EXEC)");
-	assert_string_equal(suggest(MMAP, SF_ARGS_AUTO, jit, 1), "1");
-	assert_string_equal(suggest(MMAP, SF_ARGS_STRICT, maps, 3),
-			    "(prot == PROT_READ || prot == PROT_READ|PROT_WRITE || "
-			    "prot == PROT_READ|PROT_EXEC) && "
-			    "(flags == MAP_PRIVATE || flags == MAP_PRIVATE|MAP_ANONYMOUS)");
-	assert_string_equal(suggest(CLONE, SF_ARGS_AUTO, forks, 1),
-			    "clone_flags == SIGCHLD|CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID");
-	assert_string_equal(suggest(PRCTL, SF_ARGS_AUTO, pr, 2),
-			    "option == PR_SET_NAME || option == PR_SET_NO_NEW_PRIVS");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = suggest(cases[i].nr, cases[i].mode, cases[i].calls, cases[i].n);
+
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("case %u: want %s\ngot %s", i, cases[i].want, got);
+	}
 	/* more values than an enum list takes: no filter, but still valid */
 	{
 		uint64_t many[12][6];
@@ -186,6 +199,96 @@ static void suggestions(void **state)
 	}
 	snprintf(buf, sizeof buf, "%s", suggest(NEWFSTATAT, SF_ARGS_AUTO, relative, 1));
 	assert_string_equal(buf, "1");
+}
+
+/* setsockopt's (level, optname): one rule for the pairs the calls made,
+ * which parses, permits them and no other pair, and reads back into the
+ * same pairs, also from other shapes of the rule. */
+static void pairs(void **state)
+{
+	enum { SOL = 1, TCP = 6, IP6 = 41 };
+	static const struct {
+		enum sf_argmode mode;
+		unsigned n;
+		uint64_t calls[3][6];
+		const char *rule;
+	} cases[] = {
+		{ SF_ARGS_AUTO, 2, { { 3, SOL, 2 }, { 3, TCP, 1 } },
+		  "level == SOL_SOCKET && optname == SO_REUSEADDR || "
+		  "level == IPPROTO_TCP && optname == TCP_NODELAY" },
+		{ SF_ARGS_AUTO, 3, { { 3, IP6, 26 }, { 4, SOL, 2 }, { 3, SOL, 9 } },
+		  "level == SOL_SOCKET && optname == SO_REUSEADDR || level == SOL_SOCKET && "
+		  "optname == SO_KEEPALIVE || level == IPPROTO_IPV6 && optname == IPV6_V6ONLY" },
+		/* one pair: the two filters, named by its level */
+		{ SF_ARGS_AUTO, 1, { { 3, TCP, 1 } }, "level == IPPROTO_TCP && optname == TCP_NODELAY" },
+		{ SF_ARGS_STRICT, 2, { { 3, SOL, 2, 0, 4 }, { 3, TCP, 1, 0, 4 } },
+		  "level == SOL_SOCKET && optname == SO_REUSEADDR || "
+		  "level == IPPROTO_TCP && optname == TCP_NODELAY" },
+		{ SF_ARGS_NONE, 2, { { 3, SOL, 2 }, { 3, TCP, 1 } }, "1" },
+	};
+	static const uint64_t cross[6] = { 3, SOL, 1 }; /* SO_DEBUG: TCP_NODELAY's number */
+	unsigned i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char buf[512], text[600], again[512];
+		struct sf_out o = { buf, sizeof buf, 0 }, o2 = { again, sizeof again, 0 };
+		struct sf_obs obs, back;
+		struct sf_pairs pp, pback;
+		struct sf_policy *p;
+
+		sf_obs_init(&obs);
+		memset(&pp, 0, sizeof pp);
+		for (k = 0; k < cases[i].n; k++) {
+			sf_obs_add(&obs, SETSOCKOPT, cases[i].calls[k]);
+			sf_pairs_add(&pp, SETSOCKOPT, cases[i].calls[k]);
+		}
+		sf_suggest_pairs(&o, SETSOCKOPT, &obs, &pp, cases[i].mode);
+		sf_out_end(&o);
+		assert_string_equal(buf, cases[i].rule);
+		snprintf(text, sizeof text, "sys_setsockopt: %s", buf);
+		p = t_parse(NULL, text);
+		for (k = 0; k < cases[i].n; k++)
+			assert_int_equal(sf_decide(p, SETSOCKOPT, cases[i].calls[k]), SF_ALLOW);
+		if (cases[i].mode != SF_ARGS_NONE)
+			assert_int_not_equal(sf_decide(p, SETSOCKOPT, cross), SF_ALLOW);
+		assert_int_equal(sf_obs_of_filters(&back, p, SETSOCKOPT), 1);
+		sf_pairs_of_filters(&pback, p, SETSOCKOPT, &back);
+		assert_int_equal(pback.many, cases[i].mode == SF_ARGS_NONE);
+		sf_suggest_pairs(&o2, SETSOCKOPT, &back, &pback, cases[i].mode);
+		sf_out_end(&o2);
+		assert_string_equal(again, cases[i].rule);
+		sf_policy_free(p);
+	}
+	{
+		/* each argument filtered apart (as learn once wrote): every
+		 * pair of their values */
+		struct sf_policy *p = t_parse(NULL, "sys_setsockopt: level == SOL_SOCKET && "
+						    "(optname == SO_REUSEADDR || optname == SO_KEEPALIVE)");
+		struct sf_obs back;
+		struct sf_pairs pback;
+		char buf[512];
+		struct sf_out o = { buf, sizeof buf, 0 };
+
+		assert_int_equal(sf_obs_of_filters(&back, p, SETSOCKOPT), 1);
+		sf_pairs_of_filters(&pback, p, SETSOCKOPT, &back);
+		assert_int_equal(pback.n, 2);
+		sf_suggest_pairs(&o, SETSOCKOPT, &back, &pback, SF_ARGS_AUTO);
+		sf_out_end(&o);
+		assert_string_equal(buf, "level == SOL_SOCKET && optname == SO_REUSEADDR || "
+					 "level == SOL_SOCKET && optname == SO_KEEPALIVE");
+		sf_policy_free(p);
+	}
+	{
+		/* without pairs, several levels: option names as numbers,
+		 * which no level's constants would misname */
+		static const uint64_t two[][6] = { { 3, SOL, 2 }, { 3, TCP, 1 } };
+		assert_string_equal(suggest(SETSOCKOPT, SF_ARGS_AUTO, two, 2),
+				    "(level == SOL_SOCKET || level == IPPROTO_TCP) && "
+				    "(optname == 1 || optname == 2)");
+		assert_string_equal(suggest(SETSOCKOPT, SF_ARGS_AUTO, two + 1, 1),
+				    "level == IPPROTO_TCP && optname == TCP_NODELAY");
+	}
 }
 
 /* A suggested rule read back gives an observation that suggests the same
@@ -411,6 +514,7 @@ int main(void)
 		cmocka_unit_test(strings_and_addresses),
 		cmocka_unit_test(suggestions),
 		cmocka_unit_test(read_back_and_merge),
+		cmocka_unit_test(pairs),
 		cmocka_unit_test(observations_as_text),
 		cmocka_unit_test(reports),
 	};

@@ -26,6 +26,7 @@
 
 #include "bpf_sim.h"
 #include "eval.h"
+#include "tcommon.h"
 #include "tsupport.h"
 
 #define CALLS 200000
@@ -35,26 +36,6 @@ static uint64_t rng = 0x6d696e696a61696cull;
 static uint64_t rnd(void)
 {
 	return t_rnd(&rng);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
 }
 
 struct tally {
@@ -129,12 +110,9 @@ static void decides_as_minijail(void **state)
 	struct tally t = { 0 };
 	glob_t files;
 	size_t f;
-	unsigned i;
 
 	(void)state;
-	for (i = 0; i < sizeof(corpus) / sizeof(corpus[0]); i++)
-		if (glob(corpus[i], i ? GLOB_APPEND : 0, NULL, &files) != 0)
-			fail_msg("no file matches %s", corpus[i]);
+	t_glob(corpus, sizeof(corpus) / sizeof(corpus[0]), &files);
 	for (f = 0; f < files.gl_pathc; f++) {
 		const char *path = files.gl_pathv[f];
 		char bpf[4096], *text, *c;
@@ -148,12 +126,12 @@ static void decides_as_minijail(void **state)
 		for (c = bpf + strlen("tests/unit/minijail/"); *c; c++)
 			if (*c == '/')
 				*c = '_';
-		prog = slurp(bpf, &blen);
+		prog = t_slurp(bpf, &blen);
 		if (!prog)
 			fail_msg("%s: no program of minijail's (%s): run tests/unit/minijail/regen.sh",
 				 path, bpf);
 		assert_int_equal(blen % sizeof(struct sock_filter), 0);
-		text = slurp(path, &len);
+		text = t_slurp(path, &len);
 		assert_non_null(text);
 		p = t_parse_syntax(SF_SYNTAX_MINIJAIL, path, text, &err);
 		if (!p)

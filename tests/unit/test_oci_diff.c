@@ -41,6 +41,7 @@
 #include "eval.h"
 #include "json.h"
 #include "oci_out.h"
+#include "tcommon.h"
 #include "tsupport.h"
 
 #define RELEASE "6.18.0-test"
@@ -460,29 +461,10 @@ static void agree(const char *what, const struct sf_policy *p, const char *profi
 	}
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* One profile, read by secfilter and by runc. */
 static void read_one(const char *path, unsigned n, struct tally *t)
 {
-	char *text = slurp(path);
+	char *text = t_slurp(path, NULL);
 	struct sf_error err;
 	struct sf_policy *p;
 
@@ -559,12 +541,10 @@ static void writing_agrees(void **state)
 	static char text[1 << 16];
 
 	(void)state;
-	for (i = 0; i < sizeof(corpus) / sizeof(corpus[0]); i++)
-		if (glob(corpus[i], i ? GLOB_APPEND : 0, NULL, &files) != 0)
-			fail_msg("no file matches %s", corpus[i]);
+	t_glob(corpus, sizeof(corpus) / sizeof(corpus[0]), &files);
 	for (f = 0; f < files.gl_pathc; f++) {
 		const char *name = files.gl_pathv[f];
-		char *body = slurp(name);
+		char *body = t_slurp(name, NULL);
 		struct sf_error err;
 		struct sf_policy *p;
 

@@ -1,0 +1,67 @@
+/* Trusted mode's listener (notify.c): the process that hears of the
+ * policy's kills through the kernel filter (SECCOMP_RET_USER_NOTIF) and
+ * reports them from outside the program, whatever the policy lets the
+ * program do. */
+#ifndef SECFILTER_NOTIFY_H
+#define SECFILTER_NOTIFY_H
+
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/ucontext.h>
+
+#include "policy.h"
+#include "vreport.h"
+
+struct sf_prog;
+struct sf_error;
+struct sf_out;
+
+/* Set while the program being compiled and loaded sends the policy's
+ * kill to a listener (trusted.c: its denied action and load flags). */
+extern int sf_notify_wanted;
+#define SF_NOTIFY_FLAGS (SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_TSYNC_ESRCH)
+
+/* Whether the kill of the policy in force goes to a listener: set in
+ * the first image once it is handed the filter, in an exec'd one by the
+ * mark's answer (trusted.c). */
+extern int sf_notify_heard;
+
+/* The library found call c denied (decision d of p) and would report it
+ * and kill: where the kernel's filter denies it too and a listener hears
+ * it, the call is made as it is, for the listener to report and end the
+ * process (the report is then the same whatever the policy lets the
+ * process do).  Returns only when nobody heard it. */
+struct sf_call;
+void sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p);
+
+/* The first image of a trusted tree, before it compiles its policy p:
+ * sets sf_notify_wanted where a listener can hear its kills. */
+void sf_notify_prepare(const struct sf_policy *p);
+
+/* Loads prog (compiled from p) as sf_trusted_load does; while
+ * sf_notify_wanted, with the listener started before and handed the
+ * filter's fd after, or, where it cannot be, compiled again for the
+ * library's handler.  0 or -errno (err filled in). */
+int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_error *err);
+
+/* The SIGSYS handler, for a SIGSYS the listener sent: the listener has
+ * reported the call and the process is to die of SIGSYS, as the
+ * kernel's kill would make it; the thread adds the report's backtrace,
+ * as far as the policy lets it.  1 when it was that (and SIGSYS is now
+ * SIG_DFL: the call's restart ends the process). */
+int sf_notify_die_request(const siginfo_t *si, ucontext_t *uc);
+
+/* The backtrace of the call, from its thread's context, from the frame
+ * of site on (0: the first) (report.c). */
+void sf_report_backtrace(ucontext_t *uc, uintptr_t site);
+
+/* Reads n bytes at addr of process *(long *)ctx for display (vcall.c). */
+size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n);
+
+/* The report's body from v: header, arguments, the rule, the add: line
+ * (vcall.c). */
+void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v);
+
+#endif
