@@ -38,6 +38,7 @@ struct scratch {
 	 * none (`*: 1` and what it removes), and 8 KiB of vectors cleared
 	 * and walked was a good part of every filtered start. */
 	struct sf_vec *filters;
+	struct sf_ll_scratch ll; /* the fs./net. rules' layers */
 };
 
 static const struct sf_vec no_filters;
@@ -86,6 +87,7 @@ static void scratch_free(struct scratch *s)
 {
 	unsigned nr;
 
+	sf_ll_scratch_free(&s->ll);
 	if (!s->filters)
 		return;
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
@@ -381,6 +383,8 @@ static int apply_rule(struct scratch *s, const struct applying *a,
 	int rc;
 
 	switch (r->what) {
+	case SF_R_FS: case SF_R_NET: case SF_R_LAYER:
+		return 0; /* apply_landlock's */
 	case SF_R_ON_NEXT:
 		if (r->rhs == SF_RHS_ALLOW && !s->pending && a->enforcing)
 			return widening(a, r, "on_next_syscall: 1 would lift the running policy");
@@ -1077,8 +1081,8 @@ static int check_rule(const struct sf_ast *ast, const struct sf_rule *r, struct 
 
 	if (r->src >= ast->srcs.n)
 		why = "a rule without a source";
-	else if (r->what > SF_R_DEFAULT || r->rhs > SF_RHS_ACTION)
-		why = "a bad rule";
+	else if (r->what > SF_R_LAYER || r->rhs > SF_RHS_ACTION)
+		why = "a bad rule"; /* fs./net.: apply_landlock checks the rest */
 	else if (r->what == SF_R_SYSCALL && !sf_syscall_by_nr(r->nr))
 		why = "a syscall number the table does not have";
 	else if (r->what == SF_R_GROUP && r->nr >= sf_group_count)
@@ -1109,6 +1113,49 @@ static int check_rule(const struct sf_ast *ast, const struct sf_rule *r, struct 
 	return 0;
 }
 
+/* The fs./net. rules on top of cur's layers.  They touch nothing else
+ * (apply_rule passes them by), so they go in one pass of their own, out
+ * of line: sf_policy_apply_ast is the library's hot text (Makefile,
+ * hot.ld), and most policies have none. */
+static __attribute__((noinline)) int apply_landlock(struct scratch *s, const struct applying *a,
+						   const struct sf_policy *cur)
+{
+	uint32_t i;
+	int rc = sf_ll_load(&s->ll, cur ? cur->landlock : NULL);
+
+	for (i = 0; !rc && i < a->ast->rules.n; i++) {
+		const struct sf_rule *r = &SF_VEC_AT(&a->ast->rules, struct sf_rule, i);
+		const char *why = r->what < SF_R_FS ? NULL
+				  : r->rhs != SF_RHS_ALLOW ? "a bad file or port rule"
+				  : sf_ll_check_rule(a->ast, r);
+		if (why)
+			rc = bad_tree(a->ast, a->err, r->src, r->line, why);
+	}
+	sf_ll_begin(&s->ll, a->enforcing);
+	for (i = 0; !rc && i < a->ast->rules.n; i++) {
+		const struct sf_rule *r = &SF_VEC_AT(&a->ast->rules, struct sf_rule, i);
+		if (r->what >= SF_R_FS)
+			rc = sf_ll_apply(&s->ll, a->ast, r, a->err);
+	}
+	return rc;
+}
+
+/* The fs./net. rules' block, hung on the policy's (which owns it); on
+ * failure the policy goes too. */
+static __attribute__((noinline)) int freeze_landlock(const struct scratch *s,
+						     struct sf_policy **out)
+{
+	struct sf_landlock *ll;
+	int rc = sf_ll_freeze(&s->ll, &ll);
+
+	(*out)->landlock = ll;
+	if (rc) {
+		sf_policy_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
 			struct sf_policy **out, struct sf_error *err)
 {
@@ -1124,12 +1171,16 @@ int sf_policy_apply_ast(const struct sf_policy *cur, const struct sf_ast *ast,
 		rc = check_rule(ast, &SF_VEC_AT(&ast->rules, struct sf_rule, i), err);
 	if (!rc)
 		rc = scratch_load(s, cur);
+	if (!rc)
+		rc = apply_landlock(s, &a, cur);
 	for (i = 0; !rc && i < ast->rules.n; i++)
 		rc = apply_rule(s, &a, &SF_VEC_AT(&ast->rules, struct sf_rule, i));
 	if (!rc)
 		rc = ring_check(s, &a);
 	if (!rc)
 		rc = freeze(s, out);
+	if (!rc)
+		rc = freeze_landlock(s, out);
 	if (rc == -ENOMEM && !err->code)
 		sf_error_src(err, rc, ast, 0, 0, 0, 0, "out of memory");
 	if (s) {
@@ -1187,7 +1238,7 @@ static void lint(const struct sf_policy *p, const struct sf_ast *ast, struct sf_
 				"%s: every call is denied, exit_group too, so the program is "
 				"stopped at its first syscall (allow what it needs, or at least "
 				"'exit_group: 1')",
-				ast->rules.n ? "the policy allows no syscall"
+				ast->rules.n || ast->ll.n ? "the policy allows no syscall"
 					     : "the policy is empty (no rules, only comments or "
 					       "blank lines)");
 	else if (!may_run(p, "exit_group"))
@@ -1262,6 +1313,9 @@ int sf_policy_apply(const struct sf_policy *cur, const char *source,
 
 void sf_policy_free(struct sf_policy *p)
 {
-	if (p)
-		sf_mem_free(p, p->size);
+	if (!p)
+		return;
+	if (p->landlock)
+		sf_mem_free((void *)p->landlock, p->landlock->size);
+	sf_mem_free(p, p->size);
 }

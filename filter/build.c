@@ -30,6 +30,7 @@ void sf_ast_free(struct sf_ast *ast)
 	sf_vec_free(&ast->nodes, sizeof(struct sf_node));
 	sf_vec_free(&ast->rules, sizeof(struct sf_rule));
 	sf_vec_free(&ast->srcs, sizeof(struct sf_src));
+	sf_vec_free(&ast->ll, sizeof(struct sf_ll_item));
 }
 
 static int too_many(const struct sf_vec *v, uint32_t limit)
@@ -173,4 +174,15 @@ void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what
 		*rc = -ENOMEM;
 	}
 	return state;
+}
+
+int sf_ast_ll_item(struct sf_ast *ast, const struct sf_ll_item *it, uint32_t *idx)
+{
+	struct sf_ll_item *slot = sf_vec_push(&ast->ll, sizeof(*slot), SF_LL_MAX_RULES);
+
+	if (!slot)
+		return too_many(&ast->ll, SF_LL_MAX_RULES);
+	*slot = *it;
+	*idx = ast->ll.n - 1;
+	return 0;
 }

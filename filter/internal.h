@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "landlock.h"
 #include "policy.h"
 
 /* A growable array in sf_mem_alloc memory. */
@@ -45,6 +46,10 @@ enum sf_rule_what {
 	SF_R_ON_NEXT, /* on_next_syscall */
 	SF_R_GROUP,   /* @NAME: nr is the index in sf_groups */
 	SF_R_DEFAULT, /* default */
+	SF_R_FS,      /* fs.RIGHT: nr is its index in sf_ll_rights, root the
+			 first of its paths in ast->ll */
+	SF_R_NET,     /* net.RIGHT: the same, with ports */
+	SF_R_LAYER,   /* landlock.layer: the next fs./net. rule starts a layer */
 };
 /* Its right-hand side. */
 enum sf_rule_rhs {
@@ -72,6 +77,15 @@ struct sf_rule {
 	uint32_t span, span_len;
 };
 
+/* A path (SF_R_FS) or a TCP port (SF_R_NET) of a rule: a rule's items
+ * are ast->ll[root ..] up to the one marked last. */
+struct sf_ll_item {
+	const char *path; /* len bytes of its source's text, no NUL */
+	uint32_t len;
+	uint16_t port;
+	uint8_t last;
+};
+
 #define SF_NO_SRC UINT32_MAX
 
 /* A text the rules came from. */
@@ -94,6 +108,7 @@ struct sf_ast {
 	struct sf_vec nodes; /* struct sf_node */
 	struct sf_vec rules; /* struct sf_rule */
 	struct sf_vec srcs;  /* struct sf_src */
+	struct sf_vec ll;    /* struct sf_ll_item */
 	size_t text_total;   /* bytes of text, includes together (SF_MAX_TEXT) */
 	uint8_t foreign;     /* set by a front end (minijail, OCI): decided as
 				their own tools decide (apply.c's ring_check) */
@@ -166,6 +181,30 @@ int sf_ast_chain(struct sf_ast *ast, enum sf_kind kind, const uint32_t *ops,
 		 uint32_t n, uint32_t *out);
 /* Appends a rule; rules apply in the order they were added. */
 int sf_ast_rule(struct sf_ast *ast, const struct sf_rule *r);
+/* Appends a path or port for an fs./net. rule; *idx is its index. */
+int sf_ast_ll_item(struct sf_ast *ast, const struct sf_ll_item *it, uint32_t *idx);
+
+/* ---- Files and ports while applying (landlock.c) ----
+ * The layers as apply.c builds them: the current policy's (sf_ll_load),
+ * then the text's rules (sf_ll_apply), then a block (sf_ll_freeze, NULL
+ * when there is no layer). */
+struct sf_ll_scratch {
+	struct sf_vec rules;
+	uint8_t nlayers;
+	uint8_t open_new; /* the next fs./net. rule starts a layer */
+	uint8_t handles[SF_LL_MAX_LAYERS];
+};
+
+int sf_ll_load(struct sf_ll_scratch *s, const struct sf_landlock *cur);
+/* Before a text's rules: on an enforcing policy they form a layer of
+ * their own, which can only narrow; otherwise they join the last. */
+void sf_ll_begin(struct sf_ll_scratch *s, int enforcing);
+int sf_ll_apply(struct sf_ll_scratch *s, const struct sf_ast *ast, const struct sf_rule *r,
+		struct sf_error *err);
+int sf_ll_freeze(const struct sf_ll_scratch *s, struct sf_landlock **out);
+void sf_ll_scratch_free(struct sf_ll_scratch *s);
+/* What is wrong with a tree's SF_R_FS, _NET or _LAYER rule, or NULL. */
+const char *sf_ll_check_rule(const struct sf_ast *ast, const struct sf_rule *r);
 
 /* Applies a tree on top of cur, as sf_policy_apply does for text.  A tree
  * that the parser could not have made (an index out of range, a child
@@ -240,5 +279,8 @@ size_t sf_policy_print_plain(const struct sf_policy *p, char *buf, size_t cap);
  * the argument names of syscall sc. */
 void sf_print_expr(struct sf_out *o, const struct sf_node *nodes,
 		   uint32_t root, const struct sf_syscall *sc);
+
+/* The fs./net. lines of a policy, canonical (landlock.c). */
+void sf_ll_print(struct sf_out *o, const struct sf_landlock *ll);
 
 #endif

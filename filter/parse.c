@@ -1217,6 +1217,239 @@ static int parse_include(struct parser *p)
 	return next(p);
 }
 
+/* ---- files and ports (language v3) ----
+ * directive := 'fs.' RIGHT ':' PATH { PATH } | 'net.' RIGHT ':' PORT { PORT }
+ *            | 'landlock.layer' ':' '1'
+ * A path is read byte by byte, as @include's is: the lexer's tokens do
+ * not cover '/', '.' or '-'. */
+
+#define LL_LAYER "landlock.layer"
+
+static const char *ll_name_at(const void *ctx, unsigned i)
+{
+	(void)ctx;
+	return i < sf_ll_right_count ? sf_ll_rights[i].name
+	       : i == sf_ll_right_count ? LL_LAYER : NULL;
+}
+
+/* An identifier followed by '.': fs.read, net.connect, landlock.layer. */
+static int dotted(const struct parser *p)
+{
+	size_t end = p->tok.start + p->tok.len;
+
+	return p->tok.kind == T_IDENT && end < p->textlen && p->text[end] == '.';
+}
+
+static int path_end(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ';' || c == '#';
+}
+
+/* The path at p->pos into *t (its bytes, quotes excluded, in *path and
+ * *len); p->pos moves past it. */
+static int lex_path(struct parser *p, struct token *t, const char **path, uint32_t *len)
+{
+	const char *s = p->text;
+	size_t i = p->pos, j = i, k;
+
+	*t = (struct token){ .start = i, .line = p->line, .col = (unsigned)(i - p->line_start + 1) };
+	if (s[i] == '"') {
+		for (j = i + 1; j < p->textlen && s[j] != '"' && s[j] != '\n'; j++)
+			;
+		t->len = j - i;
+		if (j >= p->textlen || s[j] != '"')
+			return fail(p, t, -EINVAL, "unterminated quoted path (it ends at a '\"' "
+				    "on the same line)");
+		t->len++;
+		*path = s + i + 1;
+		*len = (uint32_t)(j - i - 1);
+		p->pos = j + 1;
+		if (p->pos < p->textlen && !path_end(s[p->pos])) {
+			struct token after = *t;
+			after.start = p->pos;
+			after.col += (unsigned)t->len;
+			after.len = 1;
+			return fail(p, &after, -EINVAL, "expected a blank, ';' or the end of the "
+				    "line after a quoted path");
+		}
+	} else {
+		while (j < p->textlen && !path_end(s[j]))
+			j++;
+		t->len = j - i;
+		*path = s + i;
+		*len = (uint32_t)(j - i);
+		p->pos = j;
+	}
+	for (k = 0; k < *len; k++)
+		if ((unsigned char)(*path)[k] < ' ' && (*path)[k] != '\t')
+			return fail(p, t, -EINVAL, "a control character or NUL byte in a path");
+	if (*len == 0)
+		return fail(p, t, -EINVAL, "an empty path");
+	if ((*path)[0] != '/') {
+		char buf[64];
+		struct token w = *t;
+		w.kind = T_IDENT;
+		w.len = *len < sizeof(buf) - 1 ? *len : sizeof(buf) - 1;
+		w.start = (size_t)(*path - s);
+		return fail(p, t, -EINVAL, "relative path '%s': fs. paths are absolute (Landlock "
+			    "opens them where the policy is enforced, in whatever directory that "
+			    "is)", tok_text(p, &w, buf, sizeof(buf)));
+	}
+	return 0;
+}
+
+/* Appends an item of r (*n so far). */
+static int ll_item(struct parser *p, const struct token *at, struct sf_rule *r, unsigned *n,
+		   const struct sf_ll_item *it)
+{
+	uint32_t idx;
+	int rc = sf_ast_ll_item(p->ast, it, &idx);
+
+	if (rc)
+		return fail(p, at, rc, "%s", rc == -E2BIG ? "too many paths and ports"
+							  : "out of memory");
+	if (!(*n)++)
+		r->root = idx;
+	return 0;
+}
+
+/* The rule's last item, so marked. */
+static void ll_last(struct parser *p)
+{
+	SF_VEC_AT(&p->ast->ll, struct sf_ll_item, p->ast->ll.n - 1).last = 1;
+}
+
+/* PATH { PATH }, from p->pos (right after the ':'). */
+static int parse_paths(struct parser *p, struct sf_rule *r, const char *name)
+{
+	struct token at;
+	unsigned n = 0;
+	int rc;
+
+	for (;;) {
+		struct sf_ll_item it = { 0 };
+		while (p->pos < p->textlen && (p->text[p->pos] == ' ' || p->text[p->pos] == '\t' ||
+					       p->text[p->pos] == '\r'))
+			p->pos++;
+		if (p->pos >= p->textlen || path_end(p->text[p->pos]))
+			break;
+		if ((rc = lex_path(p, &at, &it.path, &it.len)) || (rc = ll_item(p, &at, r, &n, &it)))
+			return rc;
+	}
+	if (!n) {
+		at = (struct token){ .start = p->pos, .len = 1, .line = p->line,
+				     .col = (unsigned)(p->pos - p->line_start + 1) };
+		return fail(p, &at, -EINVAL, "expected one or more absolute paths after '%s:'",
+			    name);
+	}
+	ll_last(p);
+	return next(p);
+}
+
+/* PORT { PORT } */
+static int parse_ports(struct parser *p, struct sf_rule *r, const char *name)
+{
+	char buf[64];
+	unsigned n = 0;
+	int rc;
+
+	if ((rc = next(p)))
+		return rc;
+	while (p->tok.kind == T_NUM) {
+		struct sf_ll_item it = { .port = (uint16_t)p->tok.num };
+		if (p->tok.num > 65535)
+			return fail(p, &p->tok, -EINVAL, "port %s is out of range (0 to 65535)",
+				    tok_text(p, &p->tok, buf, sizeof(buf)));
+		if ((rc = ll_item(p, &p->tok, r, &n, &it)) || (rc = next(p)))
+			return rc;
+	}
+	if (p->tok.kind != T_END && p->tok.kind != T_EOF)
+		return fail(p, &p->tok, -EINVAL, "expected a TCP port (0 to 65535), got '%s'",
+			    tok_text(p, &p->tok, buf, sizeof(buf)));
+	if (!n)
+		return fail(p, &p->tok, -EINVAL, "expected one or more TCP ports after '%s:'", name);
+	ll_last(p);
+	return 0;
+}
+
+static int unknown_ll_name(struct parser *p, const struct token *at)
+{
+	p->tok = *at;
+	return unknown_name(p, "rule", p->text + at->start, at->len, ll_name_at,
+			    " (files: fs.read, fs.write, fs.exec or a single right such as "
+			    "fs.make_dir; ports: net.bind, net.connect)");
+}
+
+/* 'landlock.layer' ':' '1' */
+static int parse_layer(struct parser *p)
+{
+	int rc = next(p);
+
+	if (rc)
+		return rc;
+	if (p->tok.kind != T_NUM || p->tok.num != 1 || p->tok.len != 1)
+		return fail(p, &p->tok, -EINVAL, "'" LL_LAYER "' takes only 1");
+	rc = next(p);
+	if (!rc && p->tok.kind != T_END && p->tok.kind != T_EOF)
+		return fail(p, &p->tok, -EINVAL, "expected ';' or a new line after '" LL_LAYER
+			    ": 1'");
+	return rc;
+}
+
+/* Out of line and cold: parse_rule is on every filtered start's path,
+ * and the library's hot text has a size to keep (Makefile, hot.ld). */
+static __attribute__((noinline, cold)) int parse_ll_rule(struct parser *p)
+{
+	struct sf_rule r = { 0 };
+	struct token name = p->tok;
+	const struct sf_ll_right *rt = NULL;
+	char nbuf[64];
+	unsigned i;
+	int rc;
+
+	name.len++;
+	while (name.start + name.len < p->textlen && is_ident((unsigned char)p->text[name.start +
+									     name.len], 0))
+		name.len++;
+	p->pos = name.start + name.len;
+	for (i = 0; i < sf_ll_right_count; i++)
+		if (strlen(sf_ll_rights[i].name) == name.len &&
+		    memcmp(sf_ll_rights[i].name, p->text + name.start, name.len) == 0)
+			rt = &sf_ll_rights[i];
+	r.line = name.line;
+	r.col = name.col;
+	r.len = (unsigned)name.len;
+	r.src = (uint16_t)p->src;
+	r.rhs = SF_RHS_ALLOW;
+	if (!rt && (name.len != sizeof(LL_LAYER) - 1 ||
+		    memcmp(p->text + name.start, LL_LAYER, name.len) != 0))
+		return unknown_ll_name(p, &name);
+	/* the ':' by hand: what follows it is no token of the lexer's */
+	while (p->pos < p->textlen && (p->text[p->pos] == ' ' || p->text[p->pos] == '\t'))
+		p->pos++;
+	if (p->pos >= p->textlen || p->text[p->pos] != ':') {
+		struct token at = { .start = p->pos, .len = 1, .line = p->line,
+				    .col = (unsigned)(p->pos - p->line_start + 1) };
+		return fail(p, &at, -EINVAL, "expected ':' after '%s'",
+			    tok_text(p, &name, nbuf, sizeof(nbuf)));
+	}
+	p->pos++;
+	if (!rt) {
+		r.what = SF_R_LAYER;
+		rc = parse_layer(p);
+	} else {
+		r.what = rt->net ? SF_R_NET : SF_R_FS;
+		r.nr = (uint16_t)(rt - sf_ll_rights);
+		rc = rt->net ? parse_ports(p, &r, rt->name) : parse_paths(p, &r, rt->name);
+	}
+	if (rc)
+		return rc;
+	rc = sf_ast_rule(p->ast, &r);
+	if (rc)
+		return fail(p, &name, rc, "%s", rc == -E2BIG ? "too many rules" : "out of memory");
+	return 0;
+}
+
 /* rule := directive ':' rhs | include */
 static int parse_rule(struct parser *p)
 {
@@ -1230,6 +1463,8 @@ static int parse_rule(struct parser *p)
 	if (p->tok.kind == T_AT && p->tok.len == 8 &&
 	    memcmp(p->text + p->tok.start, "@include", 8) == 0)
 		return parse_include(p);
+	if (dotted(p))
+		return parse_ll_rule(p);
 	if ((rc = parse_directive(p, &r)) || (rc = next(p)))
 		return rc;
 	if (p->tok.kind != T_COLON)

@@ -15,6 +15,8 @@
 
 #include "systab.h"
 
+struct sf_landlock;
+
 #define SF_MAX_TEXT (1u << 20) /* bytes of policy text, includes together */
 #define SF_MAX_DEPTH 64        /* nesting of '(' and '!' in one expression */
 #define SF_MAX_INCLUDE 16      /* nesting of @include */
@@ -127,6 +129,9 @@ struct sf_policy {
 	const struct sf_node *nodes;
 	const struct sf_test *tests;
 	const char *strings;
+	/* the fs./net. rules (landlock.h), a block of their own that
+	 * sf_policy_free frees; NULL when the policy has none */
+	const struct sf_landlock *landlock;
 };
 
 /* F[nr] is p->filters[sf_rule_first(p, r) ..] for r = &p->sys[nr]. */

@@ -396,6 +396,7 @@ static size_t print_policy(const struct sf_policy *p, char *buf, size_t cap, int
 		if (r->allowed)
 			print_rules(&o, p, sc, r, 1, names);
 	}
+	sf_ll_print(&o, p->landlock);
 	return sf_out_end(&o);
 }
 
@@ -453,5 +454,6 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 	for (k = 0; k < nspecial; k++)
 		print_rules(&o, p, &sf_syscalls[sf_syscall_row[special[k]]], &p->sys[special[k]], 0,
 			    0);
+	sf_ll_print(&o, p->landlock);
 	return sf_out_end(&o);
 }

@@ -9,6 +9,7 @@
 
 #include "bpf.h"
 #include "secfilter.h"
+#include "sflandlock.h"
 
 static const char usage[] =
 	"Usage: secfilter check [-q] [--syntax=secfilter|minijail|oci] [-e TEXT | FILE]...\n"
@@ -58,6 +59,7 @@ static int check_one(const char *file, const char *expr, int quiet, int header, 
 	r = policy_in_parse(&in, &p);
 	if (r == 0) {
 		warn_kernel_size(&in, p);
+		landlock_warn_missing(p);
 		if (!quiet) {
 			size_t len;
 			char *text = policy_text(p, &len);

@@ -15,7 +15,7 @@
 #include "secfilter.h"
 
 static const char usage[] =
-	"Usage: secfilter compile [-p FILE | -e TEXT] [--syntax=secfilter|minijail|oci] [--format=disasm|c|raw|oci] [-o OUT]\n"
+	"Usage: secfilter compile [-p FILE | -e TEXT] [--syntax=secfilter|minijail|oci] [--format=disasm|c|raw|oci] [--drop-landlock] [-o OUT]\n"
 	"Compile a policy to the seccomp-BPF program trusted mode installs\n"
 	"(kill action SECCOMP_RET_KILL_PROCESS; return E, trap and log are\n"
 	"SECCOMP_RET_ERRNO, SECCOMP_RET_TRAP and SECCOMP_RET_LOG) and print it,\n"
@@ -27,6 +27,8 @@ static const char usage[] =
 	"                      struct sock_filter array, 8 bytes per instruction),\n"
 	"                      or oci (a JSON profile that means exactly the policy)\n"
 	"  -o, --output=OUT    write to OUT instead of standard output\n"
+	"      --drop-landlock with --format=c or oci: leave out the policy's file\n"
+	"                      and port rules (fs., net.), which neither can say\n"
 	"  -h, --help          show this help\n"
 	"  -V, --version       print the version\n\n"
 	"Without -p or -e, SECFILTER_POLICY or SECFILTER_POLICY_FILE is used.\n"
@@ -72,6 +74,33 @@ static int compile(const struct policy_in *in, const struct sf_policy *p,
 		tool_perr("compile: %s", in->source);
 	}
 	return r == -E2BIG ? EX_SF_POLICY : EX_SF_FAIL;
+}
+
+/* The fs./net. rules are Landlock's, not the BPF program's: a format
+ * that passes for the whole policy (an OCI profile, the C array a
+ * program installs itself) refuses them unless told to drop them; the
+ * others say they are not in it.  0 or an exit status. */
+static int landlock_for_format(const struct policy_in *in, const struct sf_policy *p,
+			       enum format f, int drop)
+{
+	const char *what = f == FMT_OCI ? "an OCI profile" : "the C array";
+
+	if (!p->landlock)
+		return 0;
+	if (f == FMT_DISASM || f == FMT_RAW) {
+		tool_err("compile: note: %s: the file and port rules (fs., net.) are not part of "
+			 "the BPF program: Landlock enforces them (secfilter run does)", in->source);
+		return 0;
+	}
+	if (!drop) {
+		tool_err("compile: %s: the policy has file and port rules (fs., net.), which %s "
+			 "cannot carry (Landlock enforces them, not seccomp); --drop-landlock "
+			 "writes it without them", in->source, what);
+		return EX_SF_POLICY;
+	}
+	tool_err("compile: warning: %s: the file and port rules (fs., net.) are dropped: %s "
+		 "restricts no file and no port", in->source, what);
+	return 0;
 }
 
 /* What is written: a program, or a profile's text. */
@@ -152,10 +181,12 @@ int cmd_compile(int argc, char **argv)
 		TOOL_POLICY_LONGOPTS,
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "drop-landlock", no_argument, NULL, 'L' },
 		TOOL_COMMON_LONGOPTS,
 	};
 	struct policy_args pol = POLICY_ARGS_INIT;
 	const char *output = NULL;
+	int drop_landlock = 0;
 	enum format fmt = FMT_DISASM;
 	struct sock_filter *prog;
 	struct policy_in in;
@@ -178,6 +209,9 @@ int cmd_compile(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'L':
+			drop_landlock = 1;
+			break;
 		default:
 			return tool_common_option("compile", o, argv, usage);
 		}
@@ -188,6 +222,8 @@ int cmd_compile(int argc, char **argv)
 	if (r)
 		return r;
 	r = policy_in_parse(&in, &p);
+	if (!r && (r = landlock_for_format(&in, p, fmt, drop_landlock)))
+		sf_policy_free(p);
 	if (r) {
 		policy_in_free(&in);
 		return r;

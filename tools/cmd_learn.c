@@ -458,7 +458,7 @@ static int learn(struct learn *l)
 {
 	struct spawn sp = { l->path, l->exec_argv ? l->exec_argv : l->argv, environ, 0, -1,
 			    PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK |
-			    PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE };
+			    PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE, NULL, NULL };
 	struct spawn_fail f;
 	int errfd, rc;
 

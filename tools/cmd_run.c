@@ -61,6 +61,7 @@
 #include "kmsg.h"
 #include "listen.h"
 #include "secfilter.h"
+#include "sflandlock.h"
 #include "trace.h"
 
 extern char **environ;
@@ -120,6 +121,7 @@ struct run {
 	struct treelog tl;      /* reports written by run, and log mode's summary */
 	struct listener lis;    /* trusted mode: run listens to its filter */
 	int listen;             /* it will */
+	struct sf_ll_fds ll;    /* the fs./net. rules' rulesets, entered before exec */
 };
 
 static int parse_env_defaults(struct run *r)
@@ -861,7 +863,7 @@ static void kill_prog(struct run *r)
 
 static int start(struct run *r)
 {
-	struct spawn sp = { r->path, r->argv, environ, 1, -1, 0 };
+	struct spawn sp = { r->path, r->argv, environ, 1, -1, 0, NULL, NULL };
 	char **env = NULL;
 	size_t own = 0;
 	int errfd, rc, st = 0, sig = 0;
@@ -870,7 +872,12 @@ static int start(struct run *r)
 		sp.envp = env = interpose_env(r, &own);
 		sp.keep_fd = r->hs[1];
 	}
+	if (r->ll.n) {
+		sp.before_exec = landlock_enter;
+		sp.before_exec_ctx = &r->ll;
+	}
 	r->pid = trace_spawn(&sp, &errfd);
+	landlock_release(&r->ll);
 	free_env(env, own);
 	if (r->mode == MODE_INTERPOSE)
 		close(r->hs[1]);
@@ -945,6 +952,12 @@ static int prepare(struct run *r, int argc, char **argv)
 		return rc;
 	if (r->mode == MODE_INTERPOSE && (rc = prepare_library(r)))
 		return rc;
+	/* Landlock is in force before PROG's first instruction, in both
+	 * modes: entered by the child before its exec (the exec itself is
+	 * then checked: the policy must let PROG and its loader run). */
+	if ((rc = landlock_prepare(r->policy, r->mode == MODE_INTERPOSE ? r->library : NULL,
+				   &r->ll)))
+		return rc;
 	if (r->mode == MODE_TRUSTED) {
 		r->listen = listen_possible(r->policy, r->log);
 		if ((rc = compile_policy(r)))
@@ -964,6 +977,7 @@ static void release(struct run *r)
 {
 	size_t i;
 
+	landlock_release(&r->ll);
 	if (r->hs[0] >= 0)
 		close(r->hs[0]);
 	if (r->kmsg >= 0)

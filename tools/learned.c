@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "landlock.h"
 #include "learned.h"
 #include "secfilter.h"
 
@@ -110,6 +111,23 @@ void learned_free(struct learned *l)
 	for (i = 0; i < l->ncommands; i++)
 		free(l->commands[i]);
 	free(l->commands);
+	free(l->files);
+}
+
+/* A merged policy's file and port rules, kept as they are: a policy
+ * learned again keeps them, and rules of several policies add up. */
+static void merge_files(struct learned *l, const struct sf_policy *p)
+{
+	size_t old = l->files ? strlen(l->files) : 0, n = sf_landlock_print(p->landlock, NULL, 0);
+	char *files;
+
+	if (!n)
+		return;
+	files = xmalloc(old + n + 1);
+	memcpy(files, l->files ? l->files : "", old);
+	sf_landlock_print(p->landlock, files + old, n + 1);
+	free(l->files);
+	l->files = files;
 }
 
 unsigned learned_prog(struct learned *l, const char *comm)
@@ -327,6 +345,7 @@ static void merge_policy(struct learned *l, const struct sf_policy *p)
 		l->pending = 1;
 	if (p->dflt != SF_ACTION_KILL && !l->dflt)
 		l->dflt = p->dflt;
+	merge_files(l, p);
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *sr = &p->sys[nr];
 		struct lrule *r = &l->r[nr];
@@ -800,6 +819,9 @@ char *learned_policy(const struct learned *l, size_t *len)
 	if (l->foreign)
 		fprintf(f, "# %llu calls through another ABI (i386 or x32) cannot be allowed\n",
 			(unsigned long long)l->foreign);
+	if (l->files)
+		fprintf(f, "\n# files and ports, as the merged policies say (learn does not learn "
+			"them)\n%s", l->files);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -51,6 +51,8 @@ struct learned {
 	uint64_t unknown[SF_NR_COUNT]; /* numbers the table lacks */
 	unsigned triggers; /* LT_*: what some run did that makes calls timing's */
 	unsigned runs;    /* runs traced here, logs and learned policies merged */
+	char *files;      /* the merged policies' fs./net. lines, as they are
+			     (learn does not learn files or ports), or NULL */
 };
 
 void learned_init(struct learned *l, enum sf_argmode mode);

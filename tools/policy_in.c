@@ -184,7 +184,10 @@ int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 
 void policy_in_for_library(struct policy_in *in, const struct sf_policy *p)
 {
-	if (in->path ? sf_syntax_of(in->path) == in->syntax : in->syntax == SF_SYNTAX_SECFILTER)
+	/* under fs. rules the library may not be able to read the file (or
+	 * what it includes) again: it gets the text */
+	if (in->path ? sf_syntax_of(in->path) == in->syntax && !p->landlock
+		     : in->syntax == SF_SYNTAX_SECFILTER)
 		return;
 	free(in->path);
 	in->path = NULL;

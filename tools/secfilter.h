@@ -125,7 +125,8 @@ int policy_in_parse(const struct policy_in *in, struct sf_policy **out);
 void policy_in_free(struct policy_in *in);
 /* Makes what run hands the library (SECFILTER_POLICY_FILE=in->path, or
  * SECFILTER_POLICY=in->text) mean p: a file the library would read in
- * another syntax than in->syntax (it goes by the name) is replaced by p's
+ * another syntax than in->syntax (it goes by the name), or any file when
+ * p has fs./net. rules (they may forbid reading it), is replaced by p's
  * canonical text. */
 void policy_in_for_library(struct policy_in *in, const struct sf_policy *p);
 

@@ -66,6 +66,13 @@ static void __attribute__((noreturn)) spawn_child(const struct spawn *s, int efd
 		goto fail;
 	if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
 		goto fail;
+	if (s->before_exec) {
+		int rc = s->before_exec(s->before_exec_ctx);
+		if (rc < 0) {
+			errno = -rc;
+			goto fail;
+		}
+	}
 	raise(SIGSTOP);
 	execve(s->path, s->argv, s->envp);
 	f.stage = SPAWN_EXEC;

@@ -19,6 +19,10 @@ struct spawn {
 	int no_new_privs;   /* set PR_SET_NO_NEW_PRIVS before the exec */
 	int keep_fd;        /* an fd to pass to PROG (its CLOEXEC is cleared), or -1 */
 	long options;       /* ptrace options; EXITKILL and TRACEEXEC are added */
+	/* called in the child right before its exec, after no_new_privs:
+	 * 0, or -errno (a setup failure); may be NULL */
+	int (*before_exec)(const void *ctx);
+	const void *before_exec_ctx;
 };
 
 /* Why a spawned child ended before its exec completed. */

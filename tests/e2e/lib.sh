@@ -142,12 +142,12 @@ expect_sigkill() {
 	[ "$1" -eq 137 ] || fail "expected SIGKILL (137), got status $1"
 }
 
-# expect_lines REPORT...: each backtrace frame of the reports that says
+# expect_report_lines REPORT...: each backtrace frame of the reports that says
 # `at FILE:LINE` says what `addr2line -e OBJECT OFFSET` says there, and
 # no frame lacks a line that addr2line finds in a line table the
 # library's reader can read (tests/e2e/report_lines.py).  The comparison
 # is left in lines.out, its totals last.
-expect_lines() {
+expect_report_lines() {
 	command -v addr2line >/dev/null || fail "addr2line is not installed (binutils)"
 	/usr/bin/python3 "$TOP/tests/e2e/report_lines.py" "$@" >lines.out ||
 		{ cat lines.out >&2; fail "a report's source lines differ from addr2line's"; }

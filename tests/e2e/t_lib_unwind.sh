@@ -233,5 +233,5 @@ for py in "${pys[@]}"; do
 	expect_frames "pyenv-$v.err" os_listdir
 done
 [ ${#pys[@]} -gt 0 ] || echo "(no CPython built by pyenv here: none compared)"
-expect_lines *.err *.report
+expect_report_lines *.err *.report
 echo "ok source lines as addr2line names them: $(tail -1 lines.out)"

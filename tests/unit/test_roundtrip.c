@@ -58,6 +58,17 @@ static const char *const corpus[] = {
 	"read: fd == 0 else return EBADF",
 	/* io_uring_setup named and allowed: the short form names it again */
 	"*: 1\nio_uring_setup: 1\nopenat: !(flags & O_CREAT)",
+	/* language v3: files and ports, every right, every path form */
+	"fs.read: /usr /lib /etc\nfs.write: /tmp/out\nfs.exec: /usr/bin\nnet.connect: 443 5432",
+	"fs.execute: /1; fs.write_file: /2; fs.read_file: /3; fs.read_dir: /4; fs.remove_dir: /5\n"
+	"fs.remove_file: /6; fs.make_char: /7; fs.make_dir: /8; fs.make_reg: /9\n"
+	"fs.make_sock: /10; fs.make_fifo: /11; fs.make_block: /12; fs.make_sym: /13\n"
+	"fs.refer: /14; fs.truncate: /15; fs.ioctl_dev: /16; net.bind: 0; net.connect: 65535",
+	"fs.read: \"/tmp/a b\" \"/x;y\" \"/h#i\" \"/t\tab\" /plain /q\"uote",
+	"fs.read: /usr; fs.exec: /usr; fs.read_file: /etc; fs.write: /w; fs.refer: /w",
+	"*: 1\nptrace: 0\nfs.read: /\nnet.bind: 0 65535 80\nnet.connect: 80",
+	"read: fd == 0\nfs.read: /usr\nlandlock.layer: 1\nfs.read: /usr/bin\nnet.bind: 80\n"
+	"landlock.layer: 1\nlandlock.layer: 1\nnet.connect: 443",
 };
 
 static void check_round_trip(const char *text)
