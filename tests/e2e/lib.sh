@@ -152,3 +152,23 @@ expect_report_lines() {
 	/usr/bin/python3 "$TOP/tests/e2e/report_lines.py" "$@" >lines.out ||
 		{ cat lines.out >&2; fail "a report's source lines differ from addr2line's"; }
 }
+
+# ---- files and ports (t_*_landlock) ----
+# landlock_setup ABI WHY: skips the test unless the kernel's Landlock ABI
+# is ABI or newer; sets PY to the system's python (one on PATH may live
+# where a policy grants no exec); makes $SCRATCH/a, /b (holding "secret")
+# and /in, and the attempts script, attack.py.
+landlock_setup() {
+	local abi
+	abi=$(python3 -c 'import ctypes; print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))')
+	if [ "$abi" -lt "$1" ]; then
+		echo "skip: this kernel's Landlock ABI is $abi ($1 needed for $2)" >&2
+		exit 0
+	fi
+	PY=/usr/bin/python3
+	[ -x $PY ] || { echo "skip: no $PY" >&2; exit 0; }
+	mkdir -p "$SCRATCH/a" "$SCRATCH/b"
+	echo data > "$SCRATCH/in"
+	echo secret > "$SCRATCH/b/secret"
+	cp "$TOP/tests/e2e/landlock_attack.py" "$SCRATCH/attack.py"
+}

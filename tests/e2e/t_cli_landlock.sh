@@ -9,20 +9,9 @@
 exec 3>&2
 fail() { echo "FAIL: $*" >&3; exit 1; }
 
-abi=$(python3 -c 'import ctypes; print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))')
-if [ "$abi" -lt 4 ]; then
-	echo "skip: this kernel's Landlock ABI is $abi (4 needed for ports)" >&2
-	exit 0
-fi
-
-# the system's python (one on PATH may live where the policy grants no exec)
-PY=/usr/bin/python3
-[ -x $PY ] || { echo "skip: no $PY" >&2; exit 0; }
+landlock_setup 4 ports
 
 S=$SCRATCH
-mkdir -p "$S/a" "$S/b"
-echo data > "$S/in"
-echo secret > "$S/b/secret"
 # what every program here needs to start: read anywhere, run what is
 # installed, /dev/null for redirections
 base="*: 1; fs.read: /; fs.exec: /usr /lib /lib64 /bin; fs.write: /dev/null"
@@ -50,7 +39,6 @@ expect_grep '^done$' out
 [ ! -e "$S/b/x" ] || fail "the static program wrote outside the granted directory"
 
 # ---- attacks: each must leave $S/b as it was ----
-cp "$TOP/tests/e2e/landlock_attack.py" attack.py
 
 # attack WANT_ERRNO MODE ARGS...: the attempt fails with that errno
 attack() {

@@ -11,20 +11,9 @@
 # io_uring) fail in the library's starts too (run's: t_cli_landlock.sh).
 . "$TOP/tests/e2e/lib.sh"
 
-abi=$(python3 -c 'import ctypes; print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))')
-if [ "$abi" -lt 3 ]; then
-	echo "skip: this kernel's Landlock ABI is $abi (3 needed for fs.truncate)" >&2
-	exit 0
-fi
-PY=/usr/bin/python3
-[ -x $PY ] || { echo "skip: no $PY" >&2; exit 0; }
-
+landlock_setup 3 fs.truncate
 S=$SCRATCH
-mkdir -p "$S/a" "$S/b"
-echo data > "$S/in"
-echo secret > "$S/b/secret"
 P="*: 1; fs.read: /usr /lib /etc /proc $S; fs.exec: /usr /lib /lib64 /bin; fs.write: /dev/null $S/a"
-cp "$TOP/tests/e2e/landlock_attack.py" attack.py
 
 # start HOW CMD...: CMD under $P, started HOW
 start() {
@@ -143,3 +132,14 @@ for how in preload run; do
 	expect_grep '^after Permission denied ok Permission denied$' out
 	untouched "$how apply"
 done
+
+# a port: denied before any connection is tried, and reported
+abi=$(python3 -c 'import ctypes; print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))')
+if [ "$abi" -ge 4 ]; then
+	expect_status 1 env LD_PRELOAD=$LIB SECFILTER_POLICY="$P; net.connect: 1" \
+		$PY attack.py connect 9 2> err
+	expect_grep '^connect: EACCES$' err
+	expect_grep '^python3\[[0-9]+\]: connect denied by Landlock: TCP port 9$' err
+	expect_grep '^    rule: net.connect \(SECFILTER_POLICY:1\) does not grant it here$' err
+	expect_grep '^    add: net.connect: 9$' err
+fi
