@@ -46,7 +46,9 @@ void treelog_free(struct treelog *t)
 void treelog_write(struct treelog *t, const char *s, size_t n)
 {
 	if (t->fd >= 0) {
-		write_all(t->fd, s, n);
+		if (write_all(t->fd, s, n) < 0 && t->fd != 2)
+			tool_perr("run: a report could not be written to SECFILTER_LOG=%s",
+				  getenv("SECFILTER_LOG"));
 		return;
 	}
 	while (n) { /* a line per message, as the library's syslog */
@@ -91,8 +93,12 @@ void treelog_call(struct treelog *t, const struct sf_vcall *c)
 	if (fresh || !t->log) {
 		char *buf = xmalloc(64 << 10);
 		struct sf_out o = { buf, 64 << 10, 0 };
+		const char *other = "a filter installed before this policy";
 
-		sf_vreport(&o, c, "a filter installed before this policy");
+		if (c->logged && t->log != LOG_FULL && t->fd <= 2)
+			sf_vreport_line(&o, c, other);
+		else
+			sf_vreport(&o, c, other);
 		sf_out_end(&o);
 		treelog_write(t, buf, strlen(buf));
 		free(buf);

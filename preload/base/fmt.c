@@ -115,8 +115,10 @@ int sf_write_all(int fd, const char *s, size_t n)
 		long r = sf_sys(SYS_write, fd, (long)s, (long)n, 0, 0, 0);
 		if (r == -EINTR)
 			continue;
-		if (r <= 0)
-			return -1;
+		if (r < 0)
+			return (int)r;
+		if (r == 0)
+			return -EIO;
 		s += r;
 		n -= (size_t)r;
 	}

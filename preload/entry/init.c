@@ -137,9 +137,10 @@ static int parse_settings(const struct env_in *e)
 	const char *mode = e->mode ? e->mode : "interpose";
 	int k;
 
-	if ((k = one_of(action, "kill", "log")) < 0) /* SF_ACT_KILL, SF_ACT_LOG */
-		return setting_error("SECFILTER_ACTION", "kill or log", e->action);
-	sf_cfg.action = (enum sf_action)k;
+	sf_cfg.log_full = sf_streq(action, "log-full");
+	if ((k = one_of(action, "kill", sf_cfg.log_full ? "log-full" : "log")) < 0)
+		return setting_error("SECFILTER_ACTION", "kill, log or log-full", e->action);
+	sf_cfg.action = (enum sf_action)k; /* SF_ACT_KILL, SF_ACT_LOG */
 
 	if (sf_streq(log, "stderr")) {
 		sf_cfg.log = SF_LOG_STDERR;
@@ -588,6 +589,8 @@ int sf_boot_trusted(void)
 		inherited = sf_guard_inherited(&old);
 	else
 		sf_fatal("secfilter: cannot read SIGSYS's action");
+	if (!inherited)
+		sf_log_check();
 	if (sf_install_sigsys(&old) < 0)
 		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard's stub");
 	sf_cur = p;
@@ -621,6 +624,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 		sf_fatal("secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set");
 	if (parse_settings(&e) < 0)
 		sf_fatal(settings_msg);
+	sf_log_check();
 	if (e.comm)
 		set_comm(e.comm);
 	p = load_policy(&e);

@@ -34,7 +34,7 @@ void sf_die(void)
 
 /* A 32-bit call (int $0x80) has no entry in the x86-64 table: its number
  * and arguments are shown raw; every other report's body is vcall.c's. */
-static void put_i386(struct sf_buf *b, const struct sf_call *c)
+static void put_i386(struct sf_buf *b, const struct sf_call *c, int logged)
 {
 	char comm[17] = "?";
 	unsigned i;
@@ -46,7 +46,7 @@ static void put_i386(struct sf_buf *b, const struct sf_call *c)
 	sf_putu(b, sf_may(SYS_getpid, 0) ? (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0);
 	sf_puts(b, "]: system call ");
 	sf_puti(b, c->nr);
-	sf_puts(b, " (sys_ni_syscall) blocked at ip:");
+	sf_puts(b, logged ? " (sys_ni_syscall) let through at ip:" : " (sys_ni_syscall) blocked at ip:");
 	sf_putx(b, c->ip);
 	sf_putc(b, '\n');
 	for (i = 0; i < 6; i++) {
@@ -135,29 +135,31 @@ static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
 	} while (i < MAX_FRAMES && sf_unw_step(&u) > 0);
 }
 
-/* dying: the process is killed next, and run (if it listens) is told;
- * with the report when it could not go out here. */
-static void report(const struct sf_call *c, int d, const struct sf_policy *p, int dying)
+/* The whole report built first and written in one call: a report
+ * written in pieces had the program's own lines (a server's error log)
+ * land inside it.  dying: the process is killed next, and run (if it
+ * listens) is told; with the report when it could not go out here.  Log
+ * mode's line has no backtrace. */
+static void report(const struct sf_call *c, int d, const struct sf_policy *p, int dying,
+		   enum sf_report_form form)
 {
 	char small[4096];
 	char *mem = sf_may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
 	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
+	int written;
 
 	if (c->i386)
-		put_i386(&b, c);
+		put_i386(&b, c, form != SF_FORM_KILLED);
 	else
-		sf_report_body(&b, c, d, p);
+		sf_report_body(&b, c, d, p, form);
 #ifdef SF_DEBUG_VIA /* which path saw the call: for tuning the wrappers */
 	sf_puts(&b, c->uc ? "    via: trap\n" : "    via: wrapper\n");
 #endif
-	/* The essentials go out before the backtrace, which may fail. */
-	if (sf_log_emit(b.p, b.len) == 0)
-		b.len = 0;
+	if (form != SF_FORM_LINE || c->i386)
+		put_backtrace(&b, c);
+	written = sf_log_emit(b.p, b.len) == 0;
 	if (dying)
-		sf_tell_supervisor(c, b.len ? b.p : NULL, b.len);
-	b.len = 0;
-	put_backtrace(&b, c);
-	sf_log_emit(b.p, b.len);
+		sf_tell_supervisor(c, written ? NULL : b.p, written ? 0 : b.len);
 	if (mem)
 		sf_unpages(mem, REPORT_CAP);
 }
@@ -189,6 +191,17 @@ void (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const str
 static int must_die(unsigned a)
 {
 	return a != SF_ACTION_LOG && a != SF_ACTION_TRAP;
+}
+
+/* Log mode says a line per (syscall, rule) by default: a prototyping run
+ * sees its violations and the summary on one screen.  In full (with the
+ * backtrace) when asked (SECFILTER_ACTION=log-full) and in a log file,
+ * read later, where the backtrace is what tells the calls apart. */
+static enum sf_report_form log_form(unsigned a)
+{
+	if (a != SF_ACTION_LOG)
+		return SF_FORM_KILLED;
+	return sf_cfg.log_full || sf_cfg.log == SF_LOG_FILE ? SF_FORM_LOGGED : SF_FORM_LINE;
 }
 
 /* The task reporting from this thread's TLS, 0 if none: a violation
@@ -223,10 +236,10 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	if (interpose)
 		sf_disarm();
-	/* log mode: a (syscall, rule) in full once, its repeats counted for
+	/* log mode: a (syscall, rule) reported once, its repeats counted for
 	 * the summary at exit (logsum.c) */
 	if (a != SF_ACTION_LOG || sf_logsum_record(c, d))
-		report(c, d, p, must_die(a));
+		report(c, d, p, must_die(a), log_form(a));
 	if (must_die(a))
 		sf_die();
 	if (interpose && sf_arm() != 0)
@@ -250,6 +263,6 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 	sf_call_of_trap(&c, si, uc);
 	p = sf_kernel_policy();
 	d = sf_kernel_decision(p, &c);
-	report(&c, d, p, 1);
+	report(&c, d, p, 1, SF_FORM_KILLED);
 	sf_die();
 }

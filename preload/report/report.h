@@ -24,20 +24,26 @@ extern void (*sf_on_trusted_violation)(const struct sf_call *c, int decision,
 					const struct sf_policy *p);
 
 /* vcall.c: the report's header, arguments, rule and add: line into b;
- * p is the policy that denied the call. */
+ * p is the policy that denied the call.  form: a call killed for, one
+ * log mode let through (reported in full), or log mode's one line. */
+enum sf_report_form { SF_FORM_KILLED, SF_FORM_LOGGED, SF_FORM_LINE };
 struct sf_buf;
 void sf_report_body(struct sf_buf *b, const struct sf_call *c, int decision,
-		    const struct sf_policy *p);
+		    const struct sf_policy *p, enum sf_report_form form);
 /* The same body from v, for a call seen from outside (the listener). */
 struct sf_out;
 struct sf_vcall;
-void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v);
+void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v, enum sf_report_form form);
 /* Reads n bytes at addr of process *(long *)ctx for display. */
 size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n);
 
-/* logdest.c: text out where SECFILTER_LOG says; -1 when it went nowhere
- * (standard error closed, as coreutils leave it at exit). */
+/* logdest.c: text out where SECFILTER_LOG says, in one write; -1 when it
+ * went nowhere (standard error closed, as coreutils leave it at exit; a
+ * file or syslog that refused it is then said on standard error).
+ * sf_log_check: at the start, a SECFILTER_LOG file that cannot be opened
+ * for appending ends the process (status 125) with the path and why. */
 int sf_log_emit(const char *s, size_t n);
+void sf_log_check(void);
 
 /* logsum.c: log mode's counting.  sf_logsum_record counts c, denied with
  * decision d, and returns 1 when its (syscall, rule) is new in this

@@ -20,6 +20,9 @@ enum sf_mode { SF_MODE_INTERPOSE, SF_MODE_TRUSTED };
 struct sf_settings {
 	int active;           /* a policy was given: the library is not inert */
 	enum sf_action action;
+	/* SECFILTER_ACTION=log-full: log mode's reports in full, as when
+	 * SECFILTER_LOG is a file; else a line each (report/report.c) */
+	int log_full;
 	enum sf_logkind log;
 	enum sf_mode mode;
 	const char *log_path; /* SF_LOG_FILE: in env_log */

@@ -556,7 +556,8 @@ static void report(const struct seccomp_notif *n, const struct task *t,
 	c.decision = v->decision;
 	c.read = v->x86 ? sf_vm_read : NULL;
 	c.ctx = &ctx;
-	sf_report_vbody(&o, &c);
+	c.logged = 0;
+	sf_report_vbody(&o, &c, SF_FORM_KILLED);
 	if (v->x86)
 		put_message(&o, n, t->tid);
 	sf_out_end(&o);
