@@ -333,6 +333,8 @@ void sf_vreport_line(struct sf_out *o, const struct sf_vcall *c, const char *oth
 		put_arg(o, c, sc, i, 1);
 	}
 	sf_out_str(o, ") let through (");
+	if (c->decision != SF_NOT_IN_SET && c->decision != SF_ALLOW)
+		sf_out_str(o, "denied by "); /* a rule, not the allowed set */
 	if (put_rule(o, c) < 0)
 		sf_out_str(o, other_rule);
 	sf_out_str(o, ")");

@@ -64,8 +64,9 @@ void sf_vreport(struct sf_out *o, const struct sf_vcall *c, const char *other_ru
 /* Log mode's line for a call it let run, the whole of what it says by
  * default (secfilter-preload(7), secfilter(1)):
  *   LOG COMM[PID]: sys_NAME(ARG, ...) let through (RULE); add: FIX\n
- * RULE as the report's rule line says it (other_rule for a decision
- * sf_vreport_rule does not know); no "; add:" when there is none. */
+ * RULE "not in the allowed set", or "denied by " and the rule as the
+ * report's rule line quotes it (other_rule for a decision sf_vreport_rule
+ * does not know); no "; add:" when there is none. */
 void sf_vreport_line(struct sf_out *o, const struct sf_vcall *c, const char *other_rule);
 
 /* The rule to add for calls of nr that got decision d (SF_NOT_IN_SET, SF_RETURN or
