@@ -78,6 +78,10 @@ env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; getppid: 0' SECFILTER_ACTION=log \
 	SECFILTER_LOG="$PWD/full.log" "$dyn" getppid >/dev/null 2>full.err
 [ -s full.err ] && fail "SECFILTER_LOG file: stderr: $(cat full.err)"
 check_full full.log
+# learn reads such a report back (the summary left out: the report alone)
+grep -v '^secfilter: \|^    sys_' full.log >report.log
+expect_status 0 "$SECFILTER" learn --merge report.log -o merged.conf 2>/dev/null
+expect_grep '^sys_getppid: 1' merged.conf
 expect_status 0 "$SECFILTER" run --log=full -e '*: 1; getppid: 0' -- "$dyn" getppid >/dev/null 2>full.err
 check_full full.err
 expect_status 0 "$SECFILTER" run --trusted --log=full -e '*: 1; getppid: 0' -- "$static" getppid >/dev/null 2>full.err
