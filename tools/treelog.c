@@ -26,7 +26,8 @@ int treelog_init(struct treelog *t, const struct sf_policy *p, int log)
 	} else if (dest && dest[0] == '/') {
 		t->fd = open(dest, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 		if (t->fd < 0) {
-			tool_perr("run: SECFILTER_LOG: %s", dest);
+			tool_err("run: SECFILTER_LOG: cannot open '%s' to append reports: %s", dest,
+				 strerror(errno));
 			return -1;
 		}
 	}

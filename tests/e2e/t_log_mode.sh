@@ -154,7 +154,7 @@ for how in lib libtrusted run-interpose run-trusted; do
 	st=$?
 	[ $st -eq 125 ] || fail "$how: an unusable SECFILTER_LOG: status $st, not 125"
 	[ -e ran ] && fail "$how: the program ran"
-	expect_grep "SECFILTER_LOG: .*$bad.*No such file or directory" dest.err
+	expect_grep "^secfilter: (run: )?SECFILTER_LOG: cannot open '$bad' to append reports: No such file or directory\$" dest.err
 done
 echo "ok an unusable SECFILTER_LOG: 125 with the path and errno, library and run, both modes"
 
