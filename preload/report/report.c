@@ -184,7 +184,7 @@ void sf_report_backtrace(ucontext_t *uc, uintptr_t site)
 		sf_unpages(mem, REPORT_CAP);
 }
 
-void (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const struct sf_policy *p);
+int (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const struct sf_policy *p);
 
 /* Log and trap report and go on (action.c carries on for them); kill,
  * and an errno where the caller cannot answer with one, end the process. */
@@ -197,7 +197,7 @@ static int must_die(unsigned a)
  * sees its violations and the summary on one screen.  In full (with the
  * backtrace) when asked (SECFILTER_ACTION=log-full) and in a log file,
  * read later, where the backtrace is what tells the calls apart. */
-static enum sf_report_form log_form(unsigned a)
+enum sf_report_form sf_report_form_of(unsigned a)
 {
 	if (a != SF_ACTION_LOG)
 		return SF_FORM_KILLED;
@@ -218,14 +218,16 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 	uint64_t all = ~0ull, old = 0;
 	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
 	long self;
-	int masked;
+	int masked, heard;
 
 	if (sf_authority) { /* its handler, its unwinder, its log summary */
 		sf_authority->violation(c, d, p);
 		return;
 	}
-	if (sf_cfg.mode == SF_MODE_TRUSTED && sf_on_trusted_violation)
-		sf_on_trusted_violation(c, d, p); /* the listener reports and kills */
+	/* the listener reports and kills; or, for a call log mode lets
+	 * through, reports it when the call reaches the kernel */
+	heard = sf_cfg.mode == SF_MODE_TRUSTED && sf_on_trusted_violation &&
+		sf_on_trusted_violation(c, d, p);
 	a = sf_call_action(p, c, d);
 	self = sf_may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
 	if (in_report == self)
@@ -238,8 +240,8 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 		sf_disarm();
 	/* log mode: a (syscall, rule) reported once, its repeats counted for
 	 * the summary at exit (logsum.c) */
-	if (a != SF_ACTION_LOG || sf_logsum_record(c, d))
-		report(c, d, p, must_die(a), log_form(a));
+	if ((a != SF_ACTION_LOG || sf_logsum_record(c, d)) && !heard)
+		report(c, d, p, must_die(a), sf_report_form_of(a));
 	if (must_die(a))
 		sf_die();
 	if (interpose && sf_arm() != 0)

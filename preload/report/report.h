@@ -20,8 +20,8 @@ void sf_report_backtrace(ucontext_t *uc, uintptr_t site);
 /* Trusted mode: where a listener hears the kernel filter's kills, the
  * call is made again for it to report and end the process (set by
  * trap/notify.c; returns only when nobody heard it). */
-extern void (*sf_on_trusted_violation)(const struct sf_call *c, int decision,
-					const struct sf_policy *p);
+extern int (*sf_on_trusted_violation)(const struct sf_call *c, int decision,
+				       const struct sf_policy *p);
 
 /* vcall.c: the report's header, arguments, rule and add: line into b;
  * p is the policy that denied the call.  form: a call killed for, one
@@ -34,6 +34,9 @@ void sf_report_body(struct sf_buf *b, const struct sf_call *c, int decision,
 struct sf_out;
 struct sf_vcall;
 void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v, enum sf_report_form form);
+/* The form of the report of a call given action a (SF_ACTION_*): log
+ * mode's line, unless full reports were asked for or go to a file. */
+enum sf_report_form sf_report_form_of(unsigned a);
 /* Reads n bytes at addr of process *(long *)ctx for display. */
 size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n);
 

@@ -41,6 +41,21 @@ SECFILTER_ACTION=log filtered_trusted '*: 1; getppid: 0' "$dyn" getppid getppid 
 check_lines tr.err 1
 echo "ok library trusted mode, log: one line"
 
+# A rule's own log action (kill mode otherwise): one line for two calls,
+# under the library in both modes (in trusted mode the listener hears
+# the call and says it; the library does not say it again).
+for how in interpose libtrusted; do
+	case $how in
+	interpose) filtered '*: 1; getppid: log' "$dyn" getppid getppid out after >rl.out 2>rl.err ;;
+	libtrusted) filtered_trusted '*: 1; getppid: log' "$dyn" getppid getppid out after >rl.out 2>rl.err ;;
+	esac
+	[ $? -eq 0 ] || { cat rl.err >&2; fail "$how, getppid: log: status"; }
+	expect_grep '^after$' rl.out
+	check_lines rl.err 1
+	expect_grep '^LOG cli_prog\[[0-9]+\]: sys_getppid\(\) let through \(denied by sys_getppid: log\); add: sys_getppid: 1$' rl.err
+done
+echo "ok a rule's log action: one line for two calls (interposition, trusted)"
+
 # run --log and run --trusted --log of a short program: on one screen,
 # and the lines of its summary, written into the policy, let it run.
 small='read: 1; exit_group: 1; execve: 1; brk: 1; arch_prctl: 1; access: 1'
