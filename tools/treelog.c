@@ -47,9 +47,12 @@ void treelog_free(struct treelog *t)
 void treelog_write(struct treelog *t, const char *s, size_t n)
 {
 	if (t->fd >= 0) {
-		if (write_all(t->fd, s, n) < 0 && t->fd != 2)
+		if (write_all(t->fd, s, n) < 0 && t->fd != 2) {
+			/* said, and written to stderr instead: never lost silently */
 			tool_perr("run: a report could not be written to SECFILTER_LOG=%s",
 				  getenv("SECFILTER_LOG"));
+			write_all(2, s, n);
+		}
 		return;
 	}
 	while (n) { /* a line per message, as the library's syslog */

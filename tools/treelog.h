@@ -43,7 +43,7 @@ void treelog_call(struct treelog *t, const struct sf_vcall *c);
 void treelog_counted(struct treelog *t, long nr, int d, const char *comm, const struct sf_obs *o);
 
 /* Text out, as reports go: in one write; a failure is said on standard
- * error when that is not where it failed. */
+ * error, and the text written there, when that is not where it failed. */
 void treelog_write(struct treelog *t, const char *s, size_t n);
 
 /* The summary of log mode (nothing when nothing was denied). */

@@ -2,7 +2,7 @@
  * through /dev/log, or a file appended to, each report in one write.  A
  * file that cannot be opened is an error at the start (sf_log_check), as
  * in `secfilter run`; a report a destination refuses later is said on
- * standard error.  Each call the library makes
+ * standard error, and written there.  Each call the library makes
  * here is one the policy lets it make (sf_may): under a kernel filter a
  * denied call of the reporter's own would kill the process on the spot. */
 #include <errno.h>
@@ -69,9 +69,10 @@ static int to_syslog(const char *s, size_t n)
 }
 
 /* A report the destination refused is said on standard error, in one
- * line, never dropped without a word (when standard error is the
- * destination that failed, there is nowhere left to say it). */
-static void say_lost(const char *dest, int err)
+ * line, and goes there instead: never dropped without a word (when
+ * standard error is the destination that failed, there is nowhere left
+ * to say it). */
+static int say_lost(const char *dest, int err, const char *s, size_t n)
 {
 	char msg[4200];
 	struct sf_buf b = { msg, 0, sizeof msg };
@@ -80,6 +81,7 @@ static void say_lost(const char *dest, int err)
 					       "SECFILTER_LOG=", dest, ": ", sf_strerror(-err),
 					       "\n", NULL });
 	to_fd(2, b.p, b.len);
+	return to_fd(2, s, n);
 }
 
 int sf_log_emit(const char *s, size_t n)
@@ -97,7 +99,7 @@ int sf_log_emit(const char *s, size_t n)
 		return to_fd(2, s, n) < 0 ? -1 : 0;
 	}
 	if (r < 0)
-		say_lost(sf_cfg.log == SF_LOG_FILE ? sf_cfg.log_path : "syslog", r);
+		r = say_lost(sf_cfg.log == SF_LOG_FILE ? sf_cfg.log_path : "syslog", r, s, n);
 	return r < 0 ? -1 : 0;
 }
 

@@ -42,7 +42,8 @@ size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n);
 
 /* logdest.c: text out where SECFILTER_LOG says, in one write; -1 when it
  * went nowhere (standard error closed, as coreutils leave it at exit; a
- * file or syslog that refused it is then said on standard error).
+ * file or syslog that refused it is then said on standard error, and the
+ * text written there).
  * sf_log_check: at the start, a SECFILTER_LOG file that cannot be opened
  * for appending ends the process (status 125) with the path and why. */
 int sf_log_emit(const char *s, size_t n);

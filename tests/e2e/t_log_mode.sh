@@ -180,6 +180,7 @@ env SECFILTER_LOG=/dev/full LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; getppid: 0
 	"$dyn" getppid out after >full.out 2>full.err
 expect_grep '^after$' full.out
 expect_grep "^secfilter: $lost$" full.err
+expect_grep '^cli_prog\[[0-9]+\]: system call 110 \(sys_getppid\) let through at ip:' full.err
 env SECFILTER_LOG=/dev/full LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; getppid: 0' \
 	"$dyn" getppid >/dev/null 2>full.err
 expect_grep "^secfilter: $lost$" full.err
@@ -191,5 +192,6 @@ for mode in --interpose --trusted; do
 	expect_grep "$lost" full.err
 	SECFILTER_LOG=/dev/full "$SECFILTER" run $mode --log -e '*: 1; getppid: 0' -- "$dyn" getppid >/dev/null 2>full.err
 	expect_grep "$lost" full.err
+	expect_grep '^cli_prog\[[0-9]+\]: system call 110 \(sys_getppid\) let through at ip:' full.err
 done
-echo "ok a refused report is said on stderr (library: log, kill, trusted; run: both modes)"
+echo "ok a refused report is said on stderr, and written there (library: log, kill, trusted; run: both modes)"
