@@ -8,9 +8,16 @@
 #define STRING_MAX 256   /* bytes of a string shown */
 #define SOCKADDR_MAX 128 /* sizeof(struct sockaddr_storage) */
 
+/* The x86-64 table's entry for c, none for a 32-bit call (its number
+ * means another call there). */
+static const struct sf_syscall *entry_of(const struct sf_vcall *c)
+{
+	return c->decision == SF_DENY_I386 ? NULL : sf_syscall_by_nr(c->nr);
+}
+
 void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c)
 {
-	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+	const struct sf_syscall *sc = entry_of(c);
 
 	sf_out_str(o, c->comm ? c->comm : "?");
 	sf_out_str(o, "[");
@@ -20,7 +27,7 @@ void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c)
 	/* a number the table does not name is, in the kernel's own table,
 	 * an entry of sys_ni_syscall */
 	sf_out_str(o, " (");
-	sf_out_str(o, sc ? sc->entry : "sys_ni_syscall");
+	sf_out_str(o, sc ? sc->entry : c->decision == SF_DENY_I386 ? "i386, int $0x80" : "sys_ni_syscall");
 	sf_out_str(o, c->logged ? ") let through at ip:" : ") blocked at ip:");
 	{
 		/* sf_out_u64's hex has a 0x; the patch's format has none */
@@ -104,7 +111,7 @@ static const char *const anon_arg[6] = { "arg0", "arg1", "arg2", "arg3", "arg4",
 
 void sf_vreport_args(struct sf_out *o, const struct sf_vcall *c)
 {
-	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+	const struct sf_syscall *sc = entry_of(c);
 	unsigned i, n = sc ? sc->nargs : 6;
 
 	for (i = 0; i < n; i++) {
@@ -137,6 +144,12 @@ static int put_rule(struct sf_out *o, const struct sf_vcall *c)
 
 	if (c->decision == SF_NOT_IN_SET) {
 		sf_out_str(o, "not in the allowed set");
+		return 0;
+	}
+	if (c->decision == SF_DENY_I386) { /* no rule can allow it: no add: line */
+		sf_out_str(o, "a 32-bit system call (int $0x80, i386 number ");
+		sf_out_s64(o, c->nr);
+		sf_out_str(o, "): the policy names x86-64 calls only");
 		return 0;
 	}
 	if (c->decision == SF_RETURN && c->p && sc && (uint64_t)c->nr < SF_NR_COUNT &&
@@ -310,7 +323,7 @@ void sf_vreport(struct sf_out *o, const struct sf_vcall *c, const char *other_ru
 
 void sf_vreport_line(struct sf_out *o, const struct sf_vcall *c, const char *other_rule)
 {
-	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+	const struct sf_syscall *sc = entry_of(c);
 	unsigned i, n = sc ? sc->nargs : 6;
 	char fix[2048];
 
@@ -323,7 +336,7 @@ void sf_vreport_line(struct sf_out *o, const struct sf_vcall *c, const char *oth
 		sf_out_str(o, "sys_");
 		sf_out_str(o, sc->name);
 	} else {
-		sf_out_str(o, "syscall ");
+		sf_out_str(o, c->decision == SF_DENY_I386 ? "i386 system call " : "syscall ");
 		sf_out_s64(o, c->nr);
 	}
 	sf_out_str(o, "(");
@@ -333,7 +346,7 @@ void sf_vreport_line(struct sf_out *o, const struct sf_vcall *c, const char *oth
 		put_arg(o, c, sc, i, 1);
 	}
 	sf_out_str(o, ") let through (");
-	if (c->decision != SF_NOT_IN_SET && c->decision != SF_ALLOW)
+	if (c->decision != SF_NOT_IN_SET && c->decision != SF_ALLOW && c->decision != SF_DENY_I386)
 		sf_out_str(o, "denied by "); /* a rule, not the allowed set */
 	if (put_rule(o, c) < 0)
 		sf_out_str(o, other_rule);

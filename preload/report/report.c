@@ -32,35 +32,6 @@ void sf_die(void)
 	}
 }
 
-/* A 32-bit call (int $0x80) has no entry in the x86-64 table: its number
- * and arguments are shown raw; every other report's body is vcall.c's. */
-static void put_i386(struct sf_buf *b, const struct sf_call *c, int logged)
-{
-	char comm[17] = "?";
-	unsigned i;
-
-	if (sf_may(SYS_prctl, PR_GET_NAME))
-		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
-	sf_puts(b, comm);
-	sf_putc(b, '[');
-	sf_putu(b, sf_may(SYS_getpid, 0) ? (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0);
-	sf_puts(b, "]: system call ");
-	sf_puti(b, c->nr);
-	sf_puts(b, logged ? " (sys_ni_syscall) let through at ip:" : " (sys_ni_syscall) blocked at ip:");
-	sf_putx(b, c->ip);
-	sf_putc(b, '\n');
-	for (i = 0; i < 6; i++) {
-		sf_puts(b, "    arg");
-		sf_putu(b, i);
-		sf_puts(b, " = 0x");
-		sf_putx(b, c->a[i]);
-		sf_putc(b, '\n');
-	}
-	sf_puts(b, "    rule: a 32-bit system call (int $0x80, i386 number ");
-	sf_puti(b, c->nr);
-	sf_puts(b, "): the policy names x86-64 calls only\n");
-}
-
 static void put_frame(struct sf_buf *b, struct sf_unw *u, int i, uint64_t ip)
 {
 	char name[512];
@@ -148,14 +119,11 @@ static void report(const struct sf_call *c, int d, const struct sf_policy *p, in
 	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
 	int written;
 
-	if (c->i386)
-		put_i386(&b, c, form != SF_FORM_KILLED);
-	else
-		sf_report_body(&b, c, d, p, form);
+	sf_report_body(&b, c, d, p, form);
 #ifdef SF_DEBUG_VIA /* which path saw the call: for tuning the wrappers */
 	sf_puts(&b, c->uc ? "    via: trap\n" : "    via: wrapper\n");
 #endif
-	if (form != SF_FORM_LINE || c->i386)
+	if (form != SF_FORM_LINE)
 		put_backtrace(&b, c);
 	written = sf_log_emit(b.p, b.len) == 0;
 	if (dying)

@@ -580,7 +580,7 @@ static void report(const struct seccomp_notif *n, const struct task *t,
 	if (!(mem = sf_pages(REPORT_CAP)))
 		return;
 	o = (struct sf_out){ mem, REPORT_CAP, 0 };
-	c.nr = v->x86 ? (long)n->data.nr : -1;
+	c.nr = (long)n->data.nr;
 	sf_memcpy(c.a, n->data.args, sizeof c.a);
 	c.ip = call_site(n, t->tid);
 	c.comm = t->comm;
