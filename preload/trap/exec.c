@@ -303,25 +303,30 @@ static long script(struct plan *pl, const unsigned char *head, long n, const cha
  * write the file could rewrite its headers between our reading and the
  * exec (a static program's in place of a dynamic one's).
  *
- * - A memfd's writers are not counted by the kernel (exec does not make
- *   them wait, and they can write to it while it runs): only a memfd
+ * - A read lease on a read-only descriptor of our own makes any open for
+ *   writing wait until the exec has closed that descriptor, by which time
+ *   the kernel has read the headers and the interpreter's name and
+ *   refuses writers to the image (ETXTBSY).  It cannot be taken while the
+ *   file is open for writing.  Its break is signalled to no one (owner
+ *   0; SIGURG, ignored by default, meanwhile), and sf_exec checks that it is still held right
+ *   before the exec: the kernel removes a lease whose break has waited
+ *   lease-break-time.
+ * - Before it, for a file without a name only (st_nlink 0: a memfd is
+ *   one, and a program file on disk is not, so it pays no extra call): a
+ *   memfd's writers are not counted by the kernel (exec does not make
+ *   them wait, and they can write to it while it runs), so only a memfd
  *   sealed against writing holds still.
- * - Otherwise a read lease on a read-only descriptor of our own makes any
- *   open for writing wait until the exec has closed that descriptor, by
- *   which time the kernel refuses writers to the image (ETXTBSY).  It
- *   cannot be taken while the file is open for writing.  Its break is
- *   signalled to no one (owner 0; SIGURG, ignored by default, meanwhile),
- *   and sf_exec checks that it is still held right before the exec: the
- *   kernel removes a lease whose break has waited lease-break-time.
- * - Without a lease (not the file's owner, no CAP_LEASE; a filesystem
- *   without leases): holds if our effective ids cannot write the file.
+ * - Otherwise (not the file's owner, no CAP_LEASE; a filesystem without
+ *   leases): holds if our effective ids cannot write the file.
  * 1 when it holds, 0 when it may change.  gfd: our own read-only
  * descriptor of the file, kept in pl->lease_fd when leased. */
 static int hold(struct plan *pl, long gfd, const struct stat *st)
 {
-	long r = sf_sys(SYS_fcntl, gfd, F_GET_SEALS, 0, 0, 0, 0);
+	long r;
 
-	if (r >= 0)
+	/* A memfd has no name (nor does any other file a lease would not
+	 * hold for this reason): only those are asked about seals. */
+	if (st->st_nlink == 0 && (r = sf_sys(SYS_fcntl, gfd, F_GET_SEALS, 0, 0, 0, 0)) >= 0)
 		return (r & F_SEAL_WRITE) != 0;
 	sf_sys(SYS_fcntl, gfd, F_SETSIG, SIGURG, 0, 0, 0);
 	r = sf_sys(SYS_fcntl, gfd, F_SETLEASE, F_RDLCK, 0, 0, 0);
@@ -427,25 +432,29 @@ static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *name
 
 	pl->fd = -1;
 	pl->lease_fd = -1;
-	if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0) {
-		fails(pl, e);
-		return;
-	}
 	kernel_filename(r, namebuf);
 	pl->filename = namebuf->p;
 	if (r->dirfd != AT_FDCWD && r->path[0] != '/')
 		inaccessible = sf_sys(SYS_fcntl, r->dirfd, F_GETFD, 0, 0, 0, 0) > 0;
 	if (empty_path(r)) {
 		classify(pl, r->dirfd, 0, pl->filename, inaccessible, 0);
-		return;
-	}
-	fd = open_exec(r->dirfd, r->path, r->flags);
-	if (fd >= 0)
+	} else if ((fd = open_exec(r->dirfd, r->path, r->flags)) >= 0) {
 		classify(pl, fd, 1, pl->filename, inaccessible, 0);
-	else if (gone(fd))
+	} else if (gone(fd)) {
 		fails(pl, fd);
-	else /* execute-only, out of descriptors...: cannot tell, fail closed */
+		return;
+	} else { /* execute-only, out of descriptors...: cannot tell, fail closed */
 		pl->t = T_KERNEL;
+	}
+	/* Whether the kernel would execute the file, asked only where it
+	 * will not be asked: an ELF image executed by descriptor gets the
+	 * kernel's own answer (execveat checks the same permission, the
+	 * mount's noexec and the effective ids), but a script's file is
+	 * never exec'd, and a kernel filter must not be installed for an
+	 * exec that fails.  Its error comes first, as the kernel's would. */
+	if (pl->t != T_PRELOAD || pl->nscripts)
+		if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0)
+			fails(pl, e);
 }
 
 /* Whether the new image's loader will be able to open this library: a
