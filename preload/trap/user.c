@@ -161,7 +161,7 @@ static long head_ok(const char *s, size_t n, struct seen *last)
  * empty vector for Linux. */
 static long vec_ok(char *const *v, size_t head, struct seen *seen)
 {
-	uintptr_t vpage = 0;
+	uintptr_t vpage = 1; /* no page's address */
 	char *s;
 	long r;
 
