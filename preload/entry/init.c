@@ -52,13 +52,11 @@ static void read_env(struct env_in *e, char **env)
 			e->audit = s + 9;
 		if (s[0] != 'S' || !sf_startswith(s, "SECFILTER_"))
 			continue;
-		(void)(take(s, "SECFILTER_POLICY", &e->policy) ||
-		       take(s, "SECFILTER_POLICY_FILE", &e->policy_file) ||
-		       take(s, "SECFILTER_ACTION", &e->action) || take(s, "SECFILTER_LOG", &e->log) ||
-		       take(s, "SECFILTER_MODE", &e->mode) ||
-		       take(s, "SECFILTER_HANDSHAKE", &e->handshake) ||
-		       take(s, "SECFILTER_COMM", &e->comm) ||
-		       take(s, "SECFILTER_SUPERVISOR", &e->supervisor));
+		s += sizeof "SECFILTER_" - 1; /* an exec'd image has five of them */
+		(void)(take(s, "POLICY", &e->policy) || take(s, "POLICY_FILE", &e->policy_file) ||
+		       take(s, "ACTION", &e->action) || take(s, "LOG", &e->log) ||
+		       take(s, "MODE", &e->mode) || take(s, "HANDSHAKE", &e->handshake) ||
+		       take(s, "COMM", &e->comm) || take(s, "SUPERVISOR", &e->supervisor));
 	}
 }
 
