@@ -8,6 +8,8 @@
  * above.  The mask of `in` is written as its complement (~0x4) when more
  * than half of the argument's bits are set, its top bit among them:
  * `prot in ~0x4` rather than `prot in 0xfffffffffffffffb`. */
+#include <string.h>
+
 #include "internal.h"
 #include "uring.h"
 
@@ -261,5 +263,44 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 	for (k = 0; k < nspecial; k++)
 		print_rules(&o, p, &sf_syscalls[sf_syscall_row[special[k]]], &p->sys[special[k]], 0);
 	sf_ll_print(&o, p->landlock);
+	return sf_out_end(&o);
+}
+
+/* The origin map's entry of one filter (policy.h): its line, its source
+ * when the previous entry's differs, its text or `-`. */
+static void print_origin(struct sf_out *o, const struct sf_policy *p,
+			 const struct sf_filter *f, const char **last)
+{
+	const char *src = sf_filter_source(p, f), *text = sf_filter_text(p, f);
+
+	sf_out_u64(o, f->line, 10);
+	if (!*last || strcmp(*last, src) != 0) {
+		sf_out_str(o, "@");
+		sf_out_u64(o, strlen(src), 10);
+		sf_out_str(o, ":");
+		sf_out_str(o, src);
+		*last = src;
+	}
+	if (text) {
+		sf_out_str(o, "=");
+		sf_out_u64(o, strlen(text), 10);
+		sf_out_str(o, ":");
+		sf_out_str(o, text);
+	} else {
+		sf_out_str(o, "-");
+	}
+}
+
+size_t sf_policy_print_origins(const struct sf_policy *p, char *buf, size_t cap)
+{
+	struct sf_out o = { buf, cap, 0 };
+	const char *last = NULL;
+	unsigned nr, i;
+
+	for (nr = 0; nr < SF_NR_COUNT; nr++) {
+		const struct sf_sysrule *r = &p->sys[nr];
+		for (i = 0; r->allowed && i < r->nfilters; i++)
+			print_origin(&o, p, &p->filters[sf_rule_first(p, r) + i], &last);
+	}
 	return sf_out_end(&o);
 }

@@ -18,7 +18,8 @@
 #include "notify.h"
 
 struct env_in {
-	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
+	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm,
+		*origins;
 	const char *audit; /* LD_AUDIT's value, if set */
 };
 
@@ -58,7 +59,8 @@ static void read_env(struct env_in *e, char **env)
 		       take(s, "SECFILTER_MODE", &e->mode) ||
 		       take(s, "SECFILTER_HANDSHAKE", &e->handshake) ||
 		       take(s, "SECFILTER_COMM", &e->comm) ||
-		       take(s, "SECFILTER_SUPERVISOR", &e->supervisor));
+		       take(s, "SECFILTER_SUPERVISOR", &e->supervisor) ||
+		       take(s, "SECFILTER_ORIGINS", &e->origins));
 	}
 }
 
@@ -359,6 +361,11 @@ static const struct sf_policy *load_policy(const struct env_in *e)
 		sf_unpages(buf, cap);
 	if (r < 0)
 		apply_error(&err);
+	/* The text a parent handed on (its short form, or run's canonical
+	 * text): its filters' origins are where the user wrote them.  A map
+	 * that does not fit leaves the text's own. */
+	if (e->origins && !e->policy_file)
+		(void)sf_policy_set_origins(&p, e->origins);
 	return p;
 }
 

@@ -12,7 +12,8 @@
  * itself, as it always does.
  *
  * A dynamic image gets LD_PRELOAD=<this library> and nothing else
- * preloaded, SECFILTER_POLICY=<canonical text of the current policy> and
+ * preloaded, SECFILTER_POLICY=<canonical text of the current policy>,
+ * SECFILTER_ORIGINS=<where its filters were written> when it has any, and
  * the current action, log and mode (and run's SECFILTER_SUPERVISOR, if it
  * was given, and SECFILTER_REWRITE=0 when rewriting is off); the loader's
  * variables that run code
@@ -571,7 +572,10 @@ static void fill_env(char **out, char *const *envp, char *preload, int has_prelo
 	if (has_preload)
 		out[k++] = preload;
 	if (with_us) {
-		out[k++] = (char *)__atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
+		const char *policy = __atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
+		out[k++] = (char *)policy;
+		if (policy && sf_env_origins(policy))
+			out[k++] = (char *)sf_env_origins(policy);
 		out[k++] = sf_cfg.env_action;
 		if (sf_cfg.env_log)
 			out[k++] = (char *)sf_cfg.env_log;
@@ -756,9 +760,9 @@ long sf_exec(struct sf_call *c)
 	prog_pre = find_preload(r.envp);
 	nenv = count_vec(r.envp);
 	nargv = count_vec(r.argv);
-	/* environment (ours: up to 10 entries with its NULL) and arguments;
+	/* environment (ours: up to 11 entries with its NULL) and arguments;
 	 * the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
-	off = (nenv + 10 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
+	off = (nenv + 11 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
 	size = off + sizeof *pl + sf_strlen(sf_str(sf_cfg.lib_path)) +
 	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
 	buf = buf_get(size);
@@ -766,7 +770,7 @@ long sf_exec(struct sf_call *c)
 		return -ENOMEM;
 	mem = buf + BUF_HEAD;
 	env = (char **)mem;
-	argv = env + nenv + 10;
+	argv = env + nenv + 11;
 	pl = (struct plan *)(mem + off);
 	off += sizeof *pl;
 	sf_memset(pl, 0, sizeof *pl);
