@@ -1341,7 +1341,7 @@ int sf_policy_set_origins(struct sf_policy **pp, const char *map)
 {
 	struct sf_policy *p = *pp, *np;
 	long extra = origins_size(p, map);
-	uint32_t end, src = 0, nr, i, k = 0;
+	uint32_t end, src = 0, k;
 	struct sf_filter *filters;
 	char *strings;
 
@@ -1360,18 +1360,16 @@ int sf_policy_set_origins(struct sf_policy **pp, const char *map)
 	filters = (struct sf_filter *)np->filters;
 	strings = (char *)np->strings;
 	end = (uint32_t)(p->size - (size_t)(p->strings - (const char *)p));
-	for (nr = 0; nr < SF_NR_COUNT; nr++) {
-		const struct sf_sysrule *r = &np->sys[nr];
-		for (i = 0; r->allowed && i < r->nfilters; i++, k++) {
-			struct sf_filter *f = &filters[sf_rule_first(np, r) + i];
-			struct origin o;
-			read_origin(&map, &o); /* checked by origins_size */
-			if (o.src)
-				src = put_string(strings, &end, o.src, o.src_len);
-			f->line = o.line;
-			f->source = src;
-			f->text = o.text ? put_string(strings, &end, o.text, o.text_len) : SF_NO_TEXT;
-		}
+	/* in the map's order: freeze stores them so */
+	for (k = 0; k < np->nfilters; k++) {
+		struct sf_filter *f = &filters[k];
+		struct origin o;
+		read_origin(&map, &o); /* checked by origins_size */
+		if (o.src)
+			src = put_string(strings, &end, o.src, o.src_len);
+		f->line = o.line;
+		f->source = src;
+		f->text = o.text ? put_string(strings, &end, o.text, o.text_len) : SF_NO_TEXT;
 	}
 	p->landlock = NULL; /* np's now */
 	sf_policy_free(p);

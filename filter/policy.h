@@ -220,8 +220,7 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap);
 /* Where each filter was written: what an exec'd image, which parses the
  * short form, needs to quote its rules as their source wrote them, at
  * their source's line.  One entry per filter, in number order then rule
- * order (the order the short form prints them, and a parse of it stores
- * them): LINE, `@LEN:SOURCE` when the source differs from the previous
+ * order (the order of p->filters, in which the short form prints them): LINE, `@LEN:SOURCE` when the source differs from the previous
  * entry's, `=LEN:TEXT` or `-` (no text).  Empty for a policy without
  * filters.  snprintf-like. */
 size_t sf_policy_print_origins(const struct sf_policy *p, char *buf, size_t cap);

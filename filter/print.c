@@ -295,12 +295,11 @@ size_t sf_policy_print_origins(const struct sf_policy *p, char *buf, size_t cap)
 {
 	struct sf_out o = { buf, cap, 0 };
 	const char *last = NULL;
-	unsigned nr, i;
+	uint32_t k;
 
-	for (nr = 0; nr < SF_NR_COUNT; nr++) {
-		const struct sf_sysrule *r = &p->sys[nr];
-		for (i = 0; r->allowed && i < r->nfilters; i++)
-			print_origin(&o, p, &p->filters[sf_rule_first(p, r) + i], &last);
-	}
+	/* A block holds its filters in number order, then rule order
+	 * (apply.c's freeze) */
+	for (k = 0; k < p->nfilters; k++)
+		print_origin(&o, p, &p->filters[k], &last);
 	return sf_out_end(&o);
 }
