@@ -1201,9 +1201,56 @@ enum sf_syntax sf_syntax_of(const char *path)
 	return SF_SYNTAX_SECFILTER;
 }
 
-int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int how,
-			   enum sf_syntax syntax, const char *text, size_t len,
-			   struct sf_policy **out, struct sf_error *err)
+/* What a call of nr gets when it has no argument to look at: 0 runs
+ * (or has filters), else its action. */
+static unsigned fixed_action(const struct sf_policy *p, unsigned nr)
+{
+	const struct sf_sysrule *r = &p->sys[nr];
+
+	if (!r->allowed)
+		return p->dflt;
+	return r->nfilters ? 0 : r->ret;
+}
+
+/* Whether a call of the syscall called name would run (or be logged and
+ * run): a filter may let it. */
+static int may_run(const struct sf_policy *p, const char *name)
+{
+	const struct sf_syscall *sc = sf_syscall_lookup(name, strlen(name));
+	unsigned a = sc ? fixed_action(p, (unsigned)sc->nr) : 0;
+
+	return a == 0 || a == SF_ACTION_LOG;
+}
+
+/* A policy that parses but stops the program from ending: one that
+ * allows nothing (an empty file, comments only), or denies exit_group --
+ * glibc's _exit calls it, then exit, then crashes, so the program is
+ * killed however it meant to end.  exit alone (a thread's end) is not
+ * warned about: a learned policy of a program with one thread has none. */
+static void lint(const struct sf_policy *p, const struct sf_ast *ast, struct sf_diag *d)
+{
+	unsigned nr, allowed = 0;
+
+	for (nr = 0; nr < SF_NR_COUNT; nr++)
+		allowed += p->sys[nr].allowed;
+	if (!allowed && p->dflt != SF_ACTION_LOG)
+		sf_diag_warning(d, ast, 0, 0, 0, 0,
+				"%s: every call is denied, exit_group too, so the program is "
+				"stopped at its first syscall (allow what it needs, or at least "
+				"'exit_group: 1')",
+				ast->rules.n || ast->ll.n ? "the policy allows no syscall"
+					     : "the policy is empty (no rules, only comments or "
+					       "blank lines)");
+	else if (!may_run(p, "exit_group"))
+		sf_diag_warning(d, ast, 0, 0, 0, 0,
+				"exit_group is not allowed%s: the program cannot exit and is "
+				"killed when it tries (add 'exit_group: 1')",
+				may_run(p, "exit") ? "" : ", nor exit");
+}
+
+int sf_policy_apply_diag(const struct sf_policy *cur, const char *source, int how,
+			 enum sf_syntax syntax, const char *text, size_t len,
+			 struct sf_policy **out, struct sf_error *err, struct sf_diag *d)
 {
 	struct sf_ast ast;
 	char release[128];
@@ -1227,12 +1274,27 @@ int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int 
 		else
 			rc = sf_oci_parse(&ast, src, release, err);
 	} else {
-		rc = sf_parse(&ast, src, how, err);
+		rc = sf_parse_diag(&ast, src, how, err, d);
 	}
 	if (!rc)
 		rc = sf_policy_apply_ast(cur, &ast, out, err);
+	if (d && rc && !d->nerrors) {
+		/* one error, from a front end or from applying: emitted too */
+		d->nerrors = 1;
+		if (d->emit)
+			d->emit(d->ctx, 0, err);
+	}
+	if (d && !rc)
+		lint(*out, &ast, d);
 	sf_ast_free(&ast);
 	return rc;
+}
+
+int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int how,
+			   enum sf_syntax syntax, const char *text, size_t len,
+			   struct sf_policy **out, struct sf_error *err)
+{
+	return sf_policy_apply_diag(cur, source, how, syntax, text, len, out, err, NULL);
 }
 
 int sf_policy_apply_src(const struct sf_policy *cur, const char *source, int how,

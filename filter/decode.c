@@ -98,14 +98,35 @@ static const char *enum_name(const struct sf_cset *s, unsigned first, unsigned n
 	return NULL;
 }
 
-static void flags_text(struct sf_out *o, const struct sf_cset *s, enum sf_type t, uint64_t v)
+/* The field's values that are among the bits of *rest, by name, taken out
+ * of *rest: a mask's field bits (O_WRONLY|O_RDWR for 3). */
+static void field_bits(struct sf_out *o, const struct sf_cset *s, uint64_t *rest, int *parts)
+{
+	unsigned i;
+
+	for (i = s->field_first; i < s->field_first + s->field_count; i++) {
+		uint64_t c = item(i)->value;
+		if (!c || (*rest & c) != c)
+			continue;
+		if ((*parts)++)
+			sf_out_str(o, "|");
+		sf_out_str(o, item(i)->name);
+		*rest &= ~c;
+	}
+}
+
+/* mask: v is a mask, not a value (see sf_decode_mask). */
+static void flags_text(struct sf_out *o, const struct sf_cset *s, enum sf_type t, uint64_t v,
+		       int mask)
 {
 	uint64_t rest = v & width_mask(t);
 	const char *zero = NULL;
 	int parts = 0;
 	unsigned i;
 
-	if (s->field) {
+	if (s->field && mask) {
+		field_bits(o, s, &rest, &parts);
+	} else if (s->field) {
 		uint64_t fv = rest & s->field;
 		const char *name = enum_name(s, s->field_first, s->field_count, SF_T_U64, fv);
 		if (name) {
@@ -120,7 +141,7 @@ static void flags_text(struct sf_out *o, const struct sf_cset *s, enum sf_type t
 	for (i = s->first; i < s->first + s->count; i++) {
 		uint64_t c = item(i)->value;
 		if (!c) {
-			zero = item(i)->name;
+			zero = mask ? NULL : item(i)->name;
 			continue;
 		}
 		if ((rest & c) != c)
@@ -168,12 +189,21 @@ void sf_decode_value(struct sf_out *o, const struct sf_argdesc *d, enum sf_type 
 		}
 		break;
 	case SF_AK_FLAGS:
-		flags_text(o, &sf_csets[d->set], t, v);
+		flags_text(o, &sf_csets[d->set], t, v, 0);
 		return;
 	default:
 		break;
 	}
 	plain(o, t, v);
+}
+
+void sf_decode_mask(struct sf_out *o, const struct sf_argdesc *d, enum sf_type t,
+		    uint64_t v)
+{
+	if (d && d->kind == SF_AK_FLAGS)
+		flags_text(o, &sf_csets[d->set], t, sf_normalize(v, t), 1);
+	else
+		sf_decode_value(o, d, t, v);
 }
 
 static int is_pointer_kind(const struct sf_argdesc *d)

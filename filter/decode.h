@@ -87,6 +87,13 @@ const struct sf_argdesc *sf_argdesc_call(long nr, unsigned arg, const uint64_t a
  * for large unsigned values, 0644 for modes. */
 void sf_decode_value(struct sf_out *o, const struct sf_argdesc *d, enum sf_type t,
 		     uint64_t v);
+/* A mask of flag word d (what `&` and `in` test): its flags by name, the
+ * bits of a field (O_ACCMODE's) named one by one (O_WRONLY|O_RDWR), a
+ * field's value 0 never (`flags & O_RDONLY` would read as a test of
+ * O_RDONLY), the bits left in hex, "0" for none.  d not a flag word:
+ * sf_decode_value. */
+void sf_decode_mask(struct sf_out *o, const struct sf_argdesc *d, enum sf_type t,
+		    uint64_t v);
 
 /* The argument as a report shows it: the symbolic form, then the number
  * in parentheses when they differ ("O_WRONLY|O_CREAT|O_TRUNC (0x241)",

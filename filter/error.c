@@ -85,31 +85,42 @@ static size_t format_context(char *buf, size_t cap, const char *text,
 	return n;
 }
 
-void sf_error_at(struct sf_error *err, int code, const char *source,
-		 const char *text, size_t textlen, unsigned line, unsigned col,
-		 unsigned len, const char *fmt, ...)
+/* label: "error" or "warning", what the message is */
+static void message_at(struct sf_error *err, int code, const char *label, const char *source,
+		       const char *text, size_t textlen, unsigned line, unsigned col,
+		       unsigned len, const char *msg)
 {
 	size_t n, cap = sizeof(err->text);
-	va_list ap;
 
 	err->code = code;
 	err->line = line;
 	err->col = col;
 	if (line)
-		n = snprintf(err->text, cap, "%s:%u:%u: error: ", source, line, col);
+		n = snprintf(err->text, cap, "%s:%u:%u: %s: ", source, line, col, label);
 	else
-		n = snprintf(err->text, cap, "%s: error: ", source);
+		n = snprintf(err->text, cap, "%s: %s: ", source, label);
 	if (n >= cap)
 		n = cap - 1;
-	va_start(ap, fmt);
-	n += vsnprintf(err->text + n, cap - n, fmt, ap);
-	va_end(ap);
+	n += snprintf(err->text + n, cap - n, "%s", msg);
 	if (n + 2 >= cap)
 		n = cap - 2;
 	err->text[n++] = '\n';
 	err->text[n] = '\0';
 	if (line)
 		format_context(err->text + n, cap - n, text, textlen, line, col, len);
+}
+
+void sf_error_at(struct sf_error *err, int code, const char *source,
+		 const char *text, size_t textlen, unsigned line, unsigned col,
+		 unsigned len, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	message_at(err, code, "error", source, text, textlen, line, col, len, msg);
 }
 
 void sf_error_fixit(struct sf_error *err, const char *text, size_t textlen,
@@ -201,24 +212,21 @@ static size_t include_chain(const struct sf_ast *ast, uint32_t src, char *buf, s
 	return n < cap ? n : cap - 1;
 }
 
-void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint32_t src,
-		  unsigned line, unsigned col, unsigned len, const char *fmt, ...)
+void sf_message_src(struct sf_error *err, int code, const char *label,
+		    const struct sf_ast *ast, uint32_t src, unsigned line, unsigned col,
+		    unsigned len, const char *msg)
 {
 	const struct sf_src *s = src < ast->srcs.n ? &SF_VEC_AT(&ast->srcs, struct sf_src, src)
 						   : NULL;
-	char msg[768], chain[512];
+	char chain[512];
 	size_t n, k;
-	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (!s) {
-		sf_error_at(err, code, "<policy>", "", 0, 0, 0, 0, "%s", msg);
+		message_at(err, code, label, "<policy>", "", 0, 0, 0, 0, msg);
 		return;
 	}
-	sf_error_at(err, code, s->name, s->text ? s->text : "", s->text ? s->len : 0,
-		    line, col, len, "%s", msg);
+	message_at(err, code, label, s->name, s->text ? s->text : "", s->text ? s->len : 0,
+		   line, col, len, msg);
 	if (!s->text) { /* a front end's tree without text: no excerpt */
 		char *nl = strchr(err->text, '\n');
 		if (nl)
@@ -233,4 +241,32 @@ void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint
 	memmove(err->text + n, err->text, k);
 	memcpy(err->text, chain, n);
 	err->text[n + k] = '\0';
+}
+
+void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint32_t src,
+		  unsigned line, unsigned col, unsigned len, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sf_message_src(err, code, "error", ast, src, line, col, len, msg);
+}
+
+void sf_diag_warning(struct sf_diag *d, const struct sf_ast *ast, uint32_t src, unsigned line,
+		     unsigned col, unsigned len, const char *fmt, ...)
+{
+	struct sf_error w;
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sf_message_src(&w, 0, "warning", ast, src, line, col, len, msg);
+	d->nwarnings++;
+	if (d->emit)
+		d->emit(d->ctx, 1, &w);
 }

@@ -119,6 +119,10 @@ struct sf_ast {
  * with sf_ast_free even on failure.  Returns 0 or a negative errno with
  * err filled in. */
 int sf_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err);
+/* The same, reporting every error and the warnings through d (d NULL:
+ * sf_parse); the return value and err are the first error's. */
+int sf_parse_diag(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err,
+		  struct sf_diag *d);
 
 /* Front ends for other syntaxes: they read source src of ast (added with
  * sf_ast_src) into rules of ast, as sf_parse does.  Same contract.
@@ -215,6 +219,18 @@ void sf_error_src(struct sf_error *err, int code, const struct sf_ast *ast, uint
 		  unsigned line, unsigned col, unsigned len, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
 
+/* sf_error_src's message, formatted already, labelled label ("error",
+ * "warning": then code is 0); line 0: about the whole source. */
+void sf_message_src(struct sf_error *err, int code, const char *label,
+		    const struct sf_ast *ast, uint32_t src, unsigned line, unsigned col,
+		    unsigned len, const char *msg);
+
+/* Emits a warning at line:col of source src of ast through d, counted
+ * (line 0: about the whole source). */
+void sf_diag_warning(struct sf_diag *d, const struct sf_ast *ast, uint32_t src, unsigned line,
+		     unsigned col, unsigned len, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
 /* Fills err with a message at line:col (1-based), underlining len bytes
  * of the source line, which is found in text.  line 0: no position. */
 void sf_error_at(struct sf_error *err, int code, const char *source,
@@ -258,6 +274,10 @@ size_t sf_out_end(struct sf_out *o);
 /* An action as the language writes it: "kill", "log", "trap", "return
  * EPERM", "return 4000". */
 void sf_print_action(struct sf_out *o, unsigned action);
+
+/* The canonical text with every value a number (what the short form
+ * chooses from: sf_policy_print_short is never longer than this). */
+size_t sf_policy_print_plain(const struct sf_policy *p, char *buf, size_t cap);
 
 /* One expression (tree rooted at root in nodes[]) in canonical form, with
  * the argument names of syscall sc. */

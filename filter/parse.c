@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decode.h"
 #include "internal.h"
 #include "mem.h"
 
@@ -21,6 +22,7 @@ enum tok {
 	T_NOT, T_ANDAND, T_OROR, T_PIPE, T_AMP, T_TILDE, T_MINUS,
 	T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
 	T_AT, /* @NAME: a group, or @include */
+	T_LBRACE, T_RBRACE, T_COMMA, /* a set of values: fd in {1, 2} */
 };
 
 struct token {
@@ -45,24 +47,55 @@ struct parser {
 	struct sf_vec ops;           /* operand stack of the chains being built */
 	size_t prev_end;             /* where the token before tok ended */
 	unsigned vdepth;             /* of parentheses in a value */
+	struct sf_diag *diag;        /* every error and the warnings, or NULL:
+					stop at the first error */
+	int skipping;                /* after an error, to the end of its rule:
+					what is wrong there is not reported */
 };
 
-static int fail(struct parser *p, const struct token *t, int code,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(struct parser *p, const struct token *t, int code,
-		const char *fmt, ...)
+/* An error at token t, with the fix-it line fix under it unless NULL.
+ * Without diagnostics it is p->err; with them it is emitted, and p->err
+ * keeps the first. */
+static int vfail(struct parser *p, const struct token *t, int code, const char *fix,
+		 const char *fmt, va_list ap)
 {
+	struct sf_error one, *e = p->diag ? &one : p->err;
 	char msg[512];
+
+	if (p->skipping)
+		return code;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sf_error_src(e, code, p->ast, p->src, t->line, t->col,
+		     (unsigned)(t->len ? t->len : 1), "%s", msg);
+	if (fix)
+		sf_error_fixit(e, p->text, p->textlen, fix);
+	if (!p->diag)
+		return code;
+	if (!p->err->code)
+		*p->err = one;
+	if (p->diag->nerrors++ < (p->diag->max_errors ? p->diag->max_errors : 1) &&
+	    p->diag->emit)
+		p->diag->emit(p->diag->ctx, 0, &one);
+	return code;
+}
+
+/* An error at token t, with a fix-it line (fix: the name the user likely
+ * meant), or none: fail. */
+static int fail_fix(struct parser *p, const struct token *t, int code, const char *fix,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int fail_fix(struct parser *p, const struct token *t, int code, const char *fix,
+		    const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	code = vfail(p, t, code, fix, fmt, ap);
 	va_end(ap);
-	sf_error_src(p->err, code, p->ast, p->src, t->line, t->col,
-		     (unsigned)(t->len ? t->len : 1), "%s", msg);
 	return code;
 }
+
+#define fail(p, t, code, ...) fail_fix(p, t, code, NULL, __VA_ARGS__)
 
 /* The token's text, for messages; long ones are cut. */
 static const char *tok_text(const struct parser *p, const struct token *t,
@@ -148,7 +181,8 @@ static const struct {
 	{ "<=", T_LE }, { ">=", T_GE }, { "<", T_LT }, { ">", T_GT },
 	{ "!", T_NOT }, { "&", T_AMP }, { "|", T_PIPE }, { "~", T_TILDE },
 	{ "-", T_MINUS }, { ":", T_COLON }, { "*", T_STAR }, { "(", T_LPAREN },
-	{ ")", T_RPAREN }, { ";", T_END },
+	{ ")", T_RPAREN }, { ";", T_END }, { "{", T_LBRACE }, { "}", T_RBRACE },
+	{ ",", T_COMMA },
 };
 
 /* Every exec'd image of a filtered process lexes its policy again: the
@@ -171,10 +205,17 @@ static int lex_punct(struct parser *p, struct token *t)
 	t->len = 1;
 	if (*s == '\0')
 		return fail(p, t, -EINVAL, "unexpected NUL byte");
-	if ((unsigned char)*s >= 0x80 || *s < ' ') {
+	if (t->start == 0 && left >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+		t->len = 3;
+		return fail(p, t, -EINVAL, "byte order mark (bytes 0xef 0xbb 0xbf) at the start: "
+			    "a policy is ASCII text; save the file without one");
+	}
+	if ((unsigned char)*s >= 0x7f || *s < ' ') {
+		/* the excerpt shows such a byte as '?': the message names it */
 		static const char hex[] = "0123456789abcdef";
 		char b[5] = { '0', 'x', hex[(unsigned char)*s >> 4], hex[*s & 15], 0 };
-		return fail(p, t, -EINVAL, "unexpected byte %s (a policy is ASCII text)", b);
+		return fail(p, t, -EINVAL, "unexpected byte %s, %s (a policy is ASCII text)", b,
+			    (unsigned char)*s >= 0x80 ? "not ASCII" : "a control character");
 	}
 	{
 		char c[2] = { *s, 0 };
@@ -319,12 +360,9 @@ static int unknown_name(struct parser *p, const char *what, const char *name, si
 	char buf[64];
 	const char *near = sf_closest(name, len, name_at, NULL);
 
-	if (near) {
-		fail(p, &p->tok, -EINVAL, "unknown %s '%s' (did you mean '%s'?)", what,
-		     tok_text(p, &p->tok, buf, sizeof(buf)), near);
-		sf_error_fixit(p->err, p->text, p->textlen, near);
-		return -EINVAL;
-	}
+	if (near)
+		return fail_fix(p, &p->tok, -EINVAL, near, "unknown %s '%s' (did you mean '%s'?)",
+				what, tok_text(p, &p->tok, buf, sizeof(buf)), near);
 	return fail(p, &p->tok, -EINVAL, "unknown %s '%s'%s", what,
 		    tok_text(p, &p->tok, buf, sizeof(buf)), hint);
 }
@@ -521,11 +559,8 @@ static int unknown_argument(struct parser *p)
 				      p->sc->args[i].name);
 	snprintf(list + n, sizeof(list) - n, "arg0..arg%u", p->sc->nargs - 1);
 	near = sf_closest(p->text + p->tok.start, p->tok.len, arg_name_at, p->sc);
-	fail(p, &p->tok, -EINVAL, "unknown argument '%s' for sys_%s (expected %s)",
-	     tok_text(p, &p->tok, buf, sizeof(buf)), p->sc->name, list);
-	if (near)
-		sf_error_fixit(p->err, p->text, p->textlen, near);
-	return -EINVAL;
+	return fail_fix(p, &p->tok, -EINVAL, near, "unknown argument '%s' for sys_%s (expected %s)",
+			tok_text(p, &p->tok, buf, sizeof(buf)), p->sc->name, list);
 }
 
 static const struct {
@@ -603,7 +638,142 @@ static int parse_cast(struct parser *p, int type, struct sf_sysarg *arg, int *ar
 	return 0;
 }
 
-/* predicate := field op value | field 'in' value
+/* The name messages give an argument: its own, or a cast's ("u64(flags)"),
+ * or argN for a register the table does not name. */
+static const char *arg_label(const struct sf_sysarg *arg, unsigned argi, char name[8])
+{
+	if (arg->name[0])
+		return arg->name;
+	memcpy(name, "arg0", 5);
+	name[3] = (char)('0' + argi);
+	return name;
+}
+
+/* set := '{' value { ',' value } '}': field == v1 || field == v2 ..., made
+ * of the nodes every back end knows (n is the predicate, op and value
+ * aside). */
+static int parse_set(struct parser *p, const struct sf_sysarg *arg, unsigned argi,
+		     struct sf_node n, uint32_t *out)
+{
+	struct token open = p->tok;
+	uint32_t base = p->ops.n, node;
+	char buf[64];
+	int rc;
+
+	n.op = SF_OP_EQ;
+	if ((rc = next(p)))
+		return rc;
+	if (p->tok.kind == T_RBRACE)
+		return fail(p, &p->tok, -EINVAL, "an empty set matches no value: write at least "
+			    "one value between '{' and '}'");
+	for (;;) {
+		struct token at = p->tok;
+		if ((rc = parse_value(p, arg, argi, &n.value)) || (rc = new_node(p, &at, n, &node)) ||
+		    (rc = push_op(p, &at, node)))
+			break;
+		if (p->tok.kind == T_RBRACE) {
+			rc = next(p);
+			break;
+		}
+		if (p->tok.kind != T_COMMA) {
+			rc = fail(p, &p->tok, -EINVAL, "expected ',' or '}' to close the '{' at "
+				  "column %u, got '%s'", open.col,
+				  tok_text(p, &p->tok, buf, sizeof(buf)));
+			break;
+		}
+		if ((rc = next(p)))
+			break;
+	}
+	if (!rc) {
+		rc = sf_ast_chain(p->ast, SF_N_OR, &SF_VEC_AT(&p->ops, uint32_t, base),
+				  p->ops.n - base, out);
+		if (rc)
+			rc = tree_fail(p, &open, rc);
+	}
+	p->ops.n = base;
+	return rc;
+}
+
+/* What an argument that is no flag word holds, for the warning about
+ * `in`; NULL for a flag word, a mode (bits too) or one args.tbl does not
+ * describe -- but for its name: every fd, oldfd, epfd... is a
+ * descriptor. */
+static const char *not_a_flag_word(const struct sf_syscall *sc, unsigned argi)
+{
+	const struct sf_argdesc *d = sf_argdesc(sc->nr, argi);
+	size_t n = argi < sc->nargs ? strlen(sc->args[argi].name) : 0;
+
+	if (!d && n >= 2 && memcmp(sc->args[argi].name + n - 2, "fd", 2) == 0)
+		return "a file descriptor";
+	switch (d ? d->kind : SF_AK_FLAGS) {
+	case SF_AK_FD: return "a file descriptor";
+	case SF_AK_DIRFD: return "a directory file descriptor";
+	case SF_AK_ENUM: return "one value of a set of constants";
+	case SF_AK_NUM: return "a number";
+	default: return NULL;
+	}
+}
+
+/* `fd in 1|2` reads "every bit of fd is among those of 3": fd 0 and 3
+ * pass too.  That is minijail's meaning, right for a flag word; on any
+ * other argument it is most likely meant as a set of values. */
+static void warn_in(struct parser *p, const struct token *pred, const struct sf_sysarg *arg,
+		    unsigned argi, size_t vstart, uint64_t v)
+{
+	const char *what;
+	char name[8], set[128], pass[96];
+	size_t vlen = p->prev_end - vstart, i, n = 0;
+	unsigned bits = 0;
+	uint64_t m;
+
+	if (!p->diag || p->skipping || v == 0)
+		return; /* no table look-up where no one asked for warnings */
+	what = not_a_flag_word(p->sc, argi);
+	if (!what)
+		return;
+	for (m = v; m; m &= m - 1)
+		bits++;
+	/* the terms as a set: 1|2 -> {1, 2}; a value with parentheses or '~'
+	 * is no list of values */
+	for (i = 0; i < vlen && n + 3 < sizeof(set); i++) {
+		char c = p->text[vstart + i];
+		if (c == '(' || c == '~' || c == '-')
+			break;
+		if (c == '|') {
+			set[n++] = ',';
+			set[n++] = ' ';
+		} else if (c != ' ' && c != '\t') {
+			set[n++] = c;
+		}
+	}
+	set[n] = '\0';
+	if (bits <= 3) {
+		/* every combination of its bits: 0, 1, 2 and 3 for 0x3 */
+		uint64_t sub = 0, k = 0, total = 1ull << bits;
+		size_t w = 0;
+		do {
+			w += (size_t)snprintf(pass + w, sizeof(pass) - w, "%s%llu",
+					      !k ? "" : k + 1 == total ? " and " : ", ",
+					      (unsigned long long)sub);
+			sub = (sub - v) & v; /* the next subset of v's bits */
+			k++;
+		} while (sub && w < sizeof(pass));
+	} else {
+		if (bits < 32)
+			snprintf(pass, sizeof(pass), "%u values", 1u << bits);
+		else
+			snprintf(pass, sizeof(pass), "2^%u values", bits);
+	}
+	sf_diag_warning(p->diag, p->ast, p->src, pred->line, pred->col, (unsigned)pred->len,
+			"'in' tests bits: '%.*s' passes every %s whose bits are among %#llx "
+			"(%s), not only the values written; '%s' is %s, not a flag word: for a "
+			"set of values write '%s in {%s}'", (int)pred->len, p->text + pred->start,
+			arg_label(arg, argi, name), (unsigned long long)v, pass,
+			arg_label(arg, argi, name), what, arg_label(arg, argi, name),
+			i == vlen ? set : "VALUE, ...");
+}
+
+/* predicate := field op value | field 'in' value | field 'in' set
  * field     := ARGNAME | 'arg0' .. 'arg5' | TYPE '(' ARGNAME | 'arg0' .. 'arg5' ')'
  * TYPE      := 'u16' | 'u32' | 's32' | 'u64' | 's64' */
 static int parse_predicate(struct parser *p, uint32_t *out)
@@ -645,8 +815,18 @@ static int parse_predicate(struct parser *p, uint32_t *out)
 		return rc;
 	n.arg = (uint8_t)argi;
 	n.type = arg.type;
-	if ((rc = parse_value(p, &arg, (unsigned)argi, &n.value)))
-		return rc;
+	if (n.op == SF_OP_IN && p->tok.kind == T_LBRACE)
+		return parse_set(p, &arg, (unsigned)argi, n, out);
+	{
+		size_t vstart = p->tok.start;
+		if ((rc = parse_value(p, &arg, (unsigned)argi, &n.value)))
+			return rc;
+		if (n.op == SF_OP_IN) {
+			struct token whole = at;
+			whole.len = p->prev_end - at.start;
+			warn_in(p, &whole, &arg, (unsigned)argi, vstart, n.value);
+		}
+	}
 	return new_node(p, &at, n, out);
 }
 
@@ -1005,24 +1185,22 @@ static int parse_include(struct parser *p)
 		return fail(p, &pt, rc, "out of memory");
 	rc = sf_file_read(path, SF_MAX_TEXT - p->ast->text_total + 1, &text, &len, &tsize, id);
 	if (rc) {
-		fail(p, &pt, rc == -ENOMEM ? -ENOMEM : -EINVAL, "cannot read '%s': %s", path,
-		     sf_file_error(-rc));
+		rc = fail(p, &pt, rc == -ENOMEM ? -ENOMEM : -EINVAL, "cannot read '%s': %s", path,
+			  sf_file_error(-rc));
 		sf_mem_free(path, size);
-		return p->err->code;
+		return rc;
 	}
 	if ((cyc = sf_ast_reading(p->ast, p->src, id)) != SF_NO_SRC) {
 		const char *name = SF_VEC_AT(&p->ast->srcs, struct sf_src, cyc).name;
 		if (cyc == p->src)
-			fail(p, &pt, -EINVAL, "@include cycle: '%s' is this file",
-			     tok_text(p, &pt, buf, sizeof(buf)));
+			rc = fail(p, &pt, -EINVAL, "@include cycle: '%s' is this file",
+				  tok_text(p, &pt, buf, sizeof(buf)));
 		else
-			fail(p, &pt, -EINVAL, "@include cycle: '%s' is %s, which includes this "
-			     "file", tok_text(p, &pt, buf, sizeof(buf)), name);
-		rc = p->err->code;
+			rc = fail(p, &pt, -EINVAL, "@include cycle: '%s' is %s, which includes "
+				  "this file", tok_text(p, &pt, buf, sizeof(buf)), name);
 	} else if (len > SF_MAX_TEXT - p->ast->text_total) {
-		fail(p, &pt, -E2BIG, "'%s' makes the policy text over 1 MiB, includes together",
-		     path);
-		rc = p->err->code;
+		rc = fail(p, &pt, -E2BIG, "'%s' makes the policy text over 1 MiB, includes "
+			  "together", path);
 	}
 	if (!rc)
 		rc = sf_ast_file_src(p->ast, path, size, text, tsize, len, id, p->src, at.line,
@@ -1306,33 +1484,62 @@ static int parse_rule(struct parser *p)
 	return 0;
 }
 
-/* policy := { rule }   (rules end at ';' or a newline; blank rules are ignored) */
+/* After an error: on to the end of its rule (tok a newline or ';', or
+ * the end of the text), as a compiler goes on at the next statement.  A
+ * rule is one line, so what follows is read as it would be anyway. */
+static void skip_rule(struct parser *p)
+{
+	p->skipping = 1;
+	p->ops.n = 0;
+	while (p->tok.kind != T_END && !(p->tok.kind == T_EOF && p->tok.start >= p->textlen))
+		if (next(p)) /* a byte the lexer refuses: step over it */
+			p->pos = p->tok.start + (p->tok.len ? p->tok.len : 1);
+	p->skipping = 0;
+}
+
+/* policy := { rule }   (rules end at ';' or a newline; blank rules are ignored)
+ * Returns the first error; with diagnostics, every rule is read. */
 static int parse_text(struct parser *parent, uint32_t src, unsigned depth)
 {
 	const struct sf_src *s = &SF_VEC_AT(&parent->ast->srcs, struct sf_src, src);
 	struct parser p = {
 		.source = s->name, .text = s->text, .textlen = s->len, .line = 1,
 		.src = src, .how = parent->how, .depth = depth,
-		.ast = parent->ast, .err = parent->err,
+		.ast = parent->ast, .err = parent->err, .diag = parent->diag,
 	};
-	int rc;
+	int rc = next(&p), first = 0;
 
-	rc = next(&p);
-	while (!rc && p.tok.kind != T_EOF) {
-		if (p.tok.kind == T_END)
+	for (;;) {
+		if (rc) {
+			if (!first)
+				first = rc;
+			if (!p.diag || rc == -ENOMEM)
+				break;
+			skip_rule(&p);
+			rc = 0;
+		} else if (p.tok.kind == T_EOF) {
+			break;
+		} else if (p.tok.kind == T_END) {
 			rc = next(&p);
-		else
+		} else {
 			rc = parse_rule(&p);
-		if (!rc && p.tok.kind == T_END)
-			rc = next(&p);
+			if (!rc && p.tok.kind == T_END)
+				rc = next(&p);
+		}
 	}
 	sf_vec_free(&p.ops, sizeof(uint32_t));
-	return rc;
+	return first;
 }
 
 int sf_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err)
 {
-	struct parser top = { .how = how, .ast = ast, .err = err };
+	return sf_parse_diag(ast, src, how, err, NULL);
+}
+
+int sf_parse_diag(struct sf_ast *ast, uint32_t src, int how, struct sf_error *err,
+		  struct sf_diag *d)
+{
+	struct parser top = { .how = how, .ast = ast, .err = err, .diag = d };
 	int rc = sf_front_start(ast, src, how, "policy text", err);
 
 	return rc ? rc : parse_text(&top, src, 0);

@@ -193,6 +193,27 @@ int sf_policy_apply_syntax(const struct sf_policy *cur, const char *source, int 
 			   enum sf_syntax syntax, const char *text, size_t len,
 			   struct sf_policy **out, struct sf_error *err);
 
+/* Where a parse reports more than the one error struct sf_error holds:
+ * every error of the text (the parser goes on at the next rule, a newline
+ * or ';', as a compiler does) and warnings -- a policy that parses but
+ * likely does not mean what it says (`fd in 1|2` on an argument that is
+ * not a flag word), or that leaves the program no way to exit.  emit is
+ * called once per message, in order, with its text formatted as SPEC §2
+ * shows ("error:" or "warning:"); the first error is also what err holds.
+ * Warnings never change the result. */
+struct sf_diag {
+	void (*emit)(void *ctx, int warning, const struct sf_error *e);
+	void *ctx;
+	unsigned max_errors; /* emit at most this many errors (0: 1); the
+				others are only counted */
+	unsigned nerrors, nwarnings; /* counted by the parse */
+};
+
+/* sf_policy_apply_syntax with diagnostics: d NULL is that function. */
+int sf_policy_apply_diag(const struct sf_policy *cur, const char *source, int how,
+			 enum sf_syntax syntax, const char *text, size_t len,
+			 struct sf_policy **out, struct sf_error *err, struct sf_diag *d);
+
 /* A minijail or OCI policy that restricts what a ring operation also does
  * and allows io_uring_setup is taken as minijail and Docker take it
  * (our own syntax refuses it): 1 with the warning's text in buf, which
@@ -211,7 +232,8 @@ void sf_policy_free(struct sf_policy *p);
 size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap);
 
 /* A text that parses to the same policy, and is the shorter of two: the
- * canonical text, or "*: 1", one "sys_NAME: 0" per syscall not allowed
+ * canonical text with values as numbers (no look-ups of constants' names
+ * at every exec), or "*: 1", one "sys_NAME: 0" per syscall not allowed
  * and the filters (on_next_syscall first when pending).  What the preload
  * library hands an exec'd image and keeps for `secfilter show`, which
  * prints it canonically.  snprintf-like, as sf_policy_print. */

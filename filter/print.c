@@ -7,9 +7,19 @@
  * masks in hex, other unsigned values in decimal up to 0xffff and in hex
  * above.  The mask of `in` is written as its complement (~0x4) when more
  * than half of the argument's bits are set, its top bit among them:
- * `prot in ~0x4` rather than `prot in 0xfffffffffffffffb`. */
+ * `prot in ~0x4` rather than `prot in 0xfffffffffffffffb`.
+ *
+ * Where syscalls/x86_64/args.tbl says what an argument holds, the value is
+ * written with its constants (decode.h), so the text can be reviewed:
+ * `cmd == TCGETS`, `dfd == AT_FDCWD`, `mode == 0644`, a flag word as the
+ * OR of its flags' names and a hex remainder, a mask in parentheses as C
+ * reads it (`!(flags & (O_WRONLY|O_RDWR))`).  Two or more `==` tests of
+ * one argument side by side in a `||` chain are a set: `fd in {1, 2}`.
+ * The short form an exec'd image parses keeps plain numbers (no table
+ * look-ups at every exec), and its sets. */
 #include <string.h>
 
+#include "decode.h"
 #include "internal.h"
 #include "uring.h"
 
@@ -28,25 +38,12 @@ static unsigned popcount(uint64_t v)
 	return n;
 }
 
-static void print_value(struct sf_out *o, const struct sf_node *n)
-{
-	const unsigned bits = n->type == SF_T_U16 ? 16 : n->type <= SF_T_U32 ? 32 : 64;
-	const uint64_t width = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
-
-	/* ~h spells the value only when the value has its top bit (the
-	 * complement of a 64-bit h must be a pattern of the width, as the
-	 * parser reads it) */
-	if (n->op == SF_OP_IN && popcount(n->value & width) * 2 > bits &&
-	    (n->value >> (bits - 1) & 1)) {
-		sf_out_str(o, "~");
-		sf_out_u64(o, ~n->value & width, 16);
-	} else if (n->op == SF_OP_BITS || n->op == SF_OP_IN)
-		sf_out_u64(o, n->value, 16);
-	else if (sf_type_signed(n->type))
-		sf_out_s64(o, (int64_t)n->value);
-	else
-		sf_out_u64(o, n->value, n->value > 0xffff ? 16 : 10);
-}
+/* How values are written: with the constants args.tbl gives (canonical
+ * text) or as plain numbers (the short form). */
+struct printing {
+	const struct sf_syscall *sc;
+	int names;
+};
 
 /* A pointer reads as an unsigned 64-bit number. */
 static int reads_alike(enum sf_type a, enum sf_type b)
@@ -54,15 +51,100 @@ static int reads_alike(enum sf_type a, enum sf_type b)
 	return a == b || ((a == SF_T_U64 || a == SF_T_PTR) && (b == SF_T_U64 || b == SF_T_PTR));
 }
 
+/* Whether n reads its register otherwise than its declared type. */
+static int is_cast(const struct sf_node *n, const struct sf_syscall *sc)
+{
+	return !(sc && n->arg < sc->nargs) ||
+	       !reads_alike((enum sf_type)sc->args[n->arg].type, (enum sf_type)n->type);
+}
+
+/* What args.tbl says of n's argument, when its values have names: NULL
+ * for a plain number, for constants that hold only when another argument
+ * has some value (setsockopt's SO_* at SOL_SOCKET: the name would claim
+ * that), and for a cast (the register, not the argument: a minijail
+ * policy's u64(flags)) unless the value is a small non-negative number,
+ * which every reading of the register spells alike. */
+static const struct sf_argdesc *named_values(const struct printing *pr, const struct sf_node *n)
+{
+	const struct sf_argdesc *d;
+
+	if (!pr->names || !pr->sc || n->arg >= pr->sc->nargs)
+		return NULL;
+	if (is_cast(n, pr->sc) && n->value > 0x7fffffff)
+		return NULL;
+	d = sf_argdesc(pr->sc->nr, n->arg);
+	if (!d || d->aux != SF_NO_ARG)
+		return NULL;
+	return d->kind == SF_AK_ENUM || d->kind == SF_AK_FLAGS || d->kind == SF_AK_DIRFD ||
+			       d->kind == SF_AK_MODE ? d : NULL;
+}
+
+/* A mask (of & or in) by name; one of several terms goes in parentheses,
+ * which is how C would read it: flags & (O_WRONLY|O_RDWR).  0 when it
+ * has no names (then the caller writes the number). */
+static int print_mask_names(struct sf_out *o, const struct sf_argdesc *d, enum sf_type t,
+			    uint64_t v)
+{
+	char text[512];
+	struct sf_out m = { text, sizeof text, 0 };
+	size_t len, i;
+	int many = 0;
+
+	sf_decode_mask(&m, d, t, v);
+	len = sf_out_end(&m);
+	if (len >= sizeof text)
+		return 0;
+	for (i = 0; i < len; i++)
+		many |= text[i] == '|';
+	if (many)
+		sf_out_str(o, "(");
+	sf_out_mem(o, text, len);
+	if (many)
+		sf_out_str(o, ")");
+	return 1;
+}
+
+/* A flag word's mask, by name or in hex. */
+static void print_mask(struct sf_out *o, const struct sf_argdesc *d, enum sf_type t, uint64_t v)
+{
+	if (!(d && d->kind == SF_AK_FLAGS && print_mask_names(o, d, t, v)))
+		sf_out_u64(o, v, 16);
+}
+
+static void print_value(struct sf_out *o, const struct printing *pr, const struct sf_node *n)
+{
+	const unsigned bits = n->type == SF_T_U16 ? 16 : n->type <= SF_T_U32 ? 32 : 64;
+	const uint64_t width = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+	const struct sf_argdesc *d = named_values(pr, n);
+	const int mask = n->op == SF_OP_BITS || n->op == SF_OP_IN;
+
+	/* ~h spells the value only when the value has its top bit (the
+	 * complement of a 64-bit h must be a pattern of the width, as the
+	 * parser reads it) */
+	if (n->op == SF_OP_IN && popcount(n->value & width) * 2 > bits &&
+	    (n->value >> (bits - 1) & 1)) {
+		sf_out_str(o, "~");
+		print_mask(o, d, (enum sf_type)n->type, ~n->value & width);
+	} else if (mask && d && d->kind == SF_AK_MODE)
+		sf_decode_value(o, d, (enum sf_type)n->type, n->value); /* 0111, in octal */
+	else if (mask)
+		print_mask(o, d, (enum sf_type)n->type, n->value);
+	else if (d && (n->op == SF_OP_EQ || n->op == SF_OP_NE))
+		sf_decode_value(o, d, (enum sf_type)n->type, n->value);
+	else if (sf_type_signed(n->type))
+		sf_out_s64(o, (int64_t)n->value);
+	else
+		sf_out_u64(o, n->value, n->value > 0xffff ? 16 : 10);
+}
+
 /* The argument's name, in a cast (u64(flags), u64(arg5)) when the tree
  * reads its register otherwise than its declared type: what a minijail
  * policy or an OCI profile compares is the whole register. */
-static void print_pred(struct sf_out *o, const struct sf_node *n,
-		       const struct sf_syscall *sc)
+static void print_field(struct sf_out *o, const struct sf_node *n,
+			const struct sf_syscall *sc)
 {
 	const int declared = sc && n->arg < sc->nargs;
-	const int cast = !declared || !reads_alike((enum sf_type)sc->args[n->arg].type,
-						   (enum sf_type)n->type);
+	const int cast = is_cast(n, sc);
 
 	if (cast) {
 		sf_out_str(o, sf_type_name(n->type == SF_T_PTR ? SF_T_U64 : (enum sf_type)n->type));
@@ -76,55 +158,154 @@ static void print_pred(struct sf_out *o, const struct sf_node *n,
 	}
 	if (cast)
 		sf_out_str(o, ")");
-	sf_out_str(o, op_text[n->op]);
-	print_value(o, n);
 }
 
-/* Binding strength: OR 1, AND 2, NOT and predicates 3. */
-static int strength(const struct sf_node *n)
+static void print_pred(struct sf_out *o, const struct printing *pr, const struct sf_node *n)
 {
-	return n->kind == SF_N_OR ? 1 : n->kind == SF_N_AND ? 2 : 3;
+	print_field(o, n, pr->sc);
+	sf_out_str(o, op_text[n->op]);
+	print_value(o, pr, n);
 }
 
-static void print_node(struct sf_out *o, const struct sf_node *nodes,
-		       uint32_t i, const struct sf_syscall *sc, int need)
+/* Whether a and b are `==` tests of one field: members of one set. */
+static int same_set(const struct sf_node *a, const struct sf_node *b)
+{
+	return a->kind == SF_N_PRED && b->kind == SF_N_PRED && a->op == SF_OP_EQ &&
+	       b->op == SF_OP_EQ && a->arg == b->arg && a->type == b->type;
+}
+
+/* The first predicate of the || chain at i, and whether every operand of
+ * the chain is an `==` of its field: then it prints as one set. */
+static const struct sf_node *whole_set(const struct sf_node *nodes, uint32_t i,
+				       const struct sf_node *first)
 {
 	const struct sf_node *n = &nodes[i];
-	int paren = strength(n) < need;
+
+	if (n->kind != SF_N_OR)
+		return !first || same_set(first, n) ? n : NULL;
+	first = whole_set(nodes, n->left, first);
+	return first && whole_set(nodes, n->right, first) ? first : NULL;
+}
+
+/* Binding strength: OR 1, AND 2, NOT and predicates 3 -- and a || chain
+ * that prints as one set ("fd in {1, 2}"), which is a predicate. */
+static int strength(const struct sf_node *nodes, uint32_t i)
+{
+	const struct sf_node *n = &nodes[i];
+
+	if (n->kind == SF_N_OR)
+		return whole_set(nodes, i, NULL) ? 3 : 1;
+	return n->kind == SF_N_AND ? 2 : 3;
+}
+
+static void print_node(struct sf_out *o, const struct printing *pr, const struct sf_node *nodes,
+		       uint32_t i, int need);
+
+/* A || chain, its operands in order: runs of `==` tests of one field
+ * become sets.  An operand is held until the next one shows whether a
+ * set begins. */
+struct or_chain {
+	const struct sf_node *held; /* an == not written yet, or the last of the open set */
+	uint32_t held_i;
+	int open, any;
+};
+
+static void or_flush(struct sf_out *o, const struct printing *pr, const struct sf_node *nodes,
+		     struct or_chain *c)
+{
+	if (c->open)
+		sf_out_str(o, "}");
+	else if (c->held)
+		print_node(o, pr, nodes, c->held_i, 1);
+	c->held = NULL;
+	c->open = 0;
+}
+
+static void or_walk(struct sf_out *o, const struct printing *pr, const struct sf_node *nodes,
+		    uint32_t i, struct or_chain *c)
+{
+	const struct sf_node *n = &nodes[i];
+
+	if (n->kind == SF_N_OR) {
+		or_walk(o, pr, nodes, n->left, c);
+		or_walk(o, pr, nodes, n->right, c);
+		return;
+	}
+	if (c->held && same_set(c->held, n)) {
+		if (!c->open) {
+			print_field(o, c->held, pr->sc);
+			sf_out_str(o, " in {");
+			print_value(o, pr, c->held);
+			c->open = 1;
+		}
+		sf_out_str(o, ", ");
+		print_value(o, pr, n);
+		c->held = n;
+		return;
+	}
+	or_flush(o, pr, nodes, c);
+	if (c->any++)
+		sf_out_str(o, " || ");
+	if (n->kind == SF_N_PRED && n->op == SF_OP_EQ) {
+		c->held = n;
+		c->held_i = i;
+	} else {
+		print_node(o, pr, nodes, i, 1);
+	}
+}
+
+static void print_node(struct sf_out *o, const struct printing *pr, const struct sf_node *nodes,
+		       uint32_t i, int need)
+{
+	const struct sf_node *n = &nodes[i];
+	int paren = strength(nodes, i) < need;
+	struct or_chain chain = { 0 };
 
 	if (paren)
 		sf_out_str(o, "(");
 	switch (n->kind) {
 	case SF_N_PRED:
-		print_pred(o, n, sc);
+		print_pred(o, pr, n);
 		break;
 	case SF_N_NOT:
 		/* !(fd == 1), never !fd == 1, which reads like C's (!fd) == 1 */
 		sf_out_str(o, "!");
 		if (nodes[n->left].kind == SF_N_NOT) {
-			print_node(o, nodes, n->left, sc, 3);
+			print_node(o, pr, nodes, n->left, 3);
 		} else {
 			sf_out_str(o, "(");
-			print_node(o, nodes, n->left, sc, 0);
+			print_node(o, pr, nodes, n->left, 0);
 			sf_out_str(o, ")");
 		}
 		break;
+	case SF_N_OR:
+		or_walk(o, pr, nodes, i, &chain);
+		or_flush(o, pr, nodes, &chain);
+		break;
 	default:
 		/* Chains are associative: a child of the same kind needs no
-		 * parentheses, so a || (b || c) prints as a || b || c. */
-		print_node(o, nodes, n->left, sc, strength(n));
-		sf_out_str(o, n->kind == SF_N_OR ? " || " : " && ");
-		print_node(o, nodes, n->right, sc, strength(n));
+		 * parentheses, so a && (b && c) prints as a && b && c. */
+		print_node(o, pr, nodes, n->left, 2);
+		sf_out_str(o, " && ");
+		print_node(o, pr, nodes, n->right, 2);
 		break;
 	}
 	if (paren)
 		sf_out_str(o, ")");
 }
 
+static void print_expr(struct sf_out *o, const struct sf_node *nodes, uint32_t root,
+		       const struct sf_syscall *sc, int names)
+{
+	const struct printing pr = { sc, names };
+
+	print_node(o, &pr, nodes, root, 0);
+}
+
 void sf_print_expr(struct sf_out *o, const struct sf_node *nodes,
 		   uint32_t root, const struct sf_syscall *sc)
 {
-	print_node(o, nodes, root, sc, 0);
+	print_expr(o, nodes, root, sc, 1);
 }
 
 size_t sf_filter_print(const struct sf_policy *p, unsigned nr,
@@ -163,9 +344,10 @@ static void print_head(struct sf_out *o, const struct sf_syscall *sc)
 
 /* The lines of one allowed syscall: its return action, or `1` when it
  * has no filters (unless plain is 0: the short form's `*: 1` says it),
- * then its filters. */
+ * then its filters (values by name unless names is 0). */
 static void print_rules(struct sf_out *o, const struct sf_policy *p,
-			const struct sf_syscall *sc, const struct sf_sysrule *r, int plain)
+			const struct sf_syscall *sc, const struct sf_sysrule *r, int plain,
+			int names)
 {
 	unsigned i;
 
@@ -180,7 +362,7 @@ static void print_rules(struct sf_out *o, const struct sf_policy *p,
 	for (i = 0; i < r->nfilters; i++) {
 		const struct sf_filter *f = &p->filters[sf_rule_first(p, r) + i];
 		print_head(o, sc);
-		sf_print_expr(o, p->nodes, f->root, sc);
+		print_expr(o, p->nodes, f->root, sc, names);
 		if (f->fail) {
 			sf_out_str(o, " else ");
 			sf_print_action(o, f->fail);
@@ -200,7 +382,8 @@ static void print_prologue(struct sf_out *o, const struct sf_policy *p)
 	}
 }
 
-size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
+/* The canonical text, values by name or (names 0) as numbers. */
+static size_t print_policy(const struct sf_policy *p, char *buf, size_t cap, int names)
 {
 	struct sf_out o = { buf, cap, 0 };
 	unsigned k;
@@ -213,10 +396,20 @@ size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
 		const struct sf_sysrule *r = &p->sys[sc->nr];
 
 		if (r->allowed)
-			print_rules(&o, p, sc, r, 1);
+			print_rules(&o, p, sc, r, 1, names);
 	}
 	sf_ll_print(&o, p->landlock);
 	return sf_out_end(&o);
+}
+
+size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap)
+{
+	return print_policy(p, buf, cap, 1);
+}
+
+size_t sf_policy_print_plain(const struct sf_policy *p, char *buf, size_t cap)
+{
+	return print_policy(p, buf, cap, 0);
 }
 
 /* Most policies allow most syscalls ("*: 1" and a few removals, or a
@@ -249,7 +442,7 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 		}
 	}
 	if (plain <= 1 + nmissing + ring_line)
-		return sf_policy_print(p, buf, cap);
+		return print_policy(p, buf, cap, 0);
 	print_prologue(&o, p);
 	sf_out_str(&o, "*: 1\n");
 	if (ring_line) {
@@ -261,7 +454,8 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 		sf_out_str(&o, "0\n");
 	}
 	for (k = 0; k < nspecial; k++)
-		print_rules(&o, p, &sf_syscalls[sf_syscall_row[special[k]]], &p->sys[special[k]], 0);
+		print_rules(&o, p, &sf_syscalls[sf_syscall_row[special[k]]], &p->sys[special[k]], 0,
+			    0);
 	sf_ll_print(&o, p->landlock);
 	return sf_out_end(&o);
 }

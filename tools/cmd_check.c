@@ -1,10 +1,13 @@
 /* secfilter check [-q] [-e TEXT]... [FILE...]: parse each policy and print
  * its canonical form.  Every one is checked, so one run reports every
  * broken file. */
+#include <errno.h>
 #include <getopt.h>
+#include <linux/seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf.h"
 #include "secfilter.h"
 #include "sflandlock.h"
 
@@ -14,13 +17,33 @@ static const char usage[] =
 	"print it in canonical form, under a '# FILE' header when there are\n"
 	"several (TEXTs first, in order, named <command-line>).\n\n"
 	"  -e, --expr=TEXT  a policy given as text: 'read: fd == 0; exit_group: 1'\n"
-	"  -q, --quiet      do not print the policies (errors are still reported)\n"
+	"  -q, --quiet      do not print the policies (errors and warnings are still\n"
+	"                   reported)\n"
 	"      --syntax=SYNTAX  secfilter, minijail (a minijail .policy file) or oci\n"
 	"                   (an OCI/Docker seccomp profile); by default a FILE's name\n"
 	"                   says: .policy minijail, .json oci, else secfilter\n"
 	"  -h, --help       show this help\n"
 	"  -V, --version    print the version\n\n"
-	"Exit status: 0 all valid, 1 some file invalid or unreadable, 2 usage.\n";
+	"Every error of a file is reported (up to 20), and warnings: a policy that\n"
+	"parses but likely does not do what it says.\n\n"
+	"Exit status: 0 all valid (warnings or not), 1 some file invalid or\n"
+	"unreadable, 2 usage.\n";
+
+/* A policy the kernel cannot take: what `compile` and `run --trusted`
+ * would refuse, said before they are tried. */
+static void warn_kernel_size(const struct policy_in *in, const struct sf_policy *p)
+{
+	struct sock_filter *prog = xmalloc(SF_BPF_MAX * sizeof(*prog));
+	struct sf_error err;
+	unsigned len = 0;
+
+	memset(&err, 0, sizeof(err));
+	if (sf_bpf_compile(p, SECCOMP_RET_KILL_PROCESS, prog, SF_BPF_MAX, &len, &err) == -E2BIG)
+		fprintf(stderr, "%s: warning: the policy compiles to more than %u BPF instructions, "
+			"the kernel's limit: `secfilter compile` and `run --trusted` refuse it "
+			"(the library's `run` enforces it)\n", in->source, SF_BPF_MAX);
+	free(prog);
+}
 
 /* Checks a FILE or, file NULL, a TEXT.  Returns its status: 0 valid, or
  * what policy_in_* returned. */
@@ -35,6 +58,7 @@ static int check_one(const char *file, const char *expr, int quiet, int header, 
 		return r;
 	r = policy_in_parse(&in, &p);
 	if (r == 0) {
+		warn_kernel_size(&in, p);
 		landlock_warn_missing(p);
 		if (!quiet) {
 			size_t len;

@@ -137,29 +137,47 @@ int policy_in_load(struct policy_in *in, const char *cmd, const char *file,
 	return r;
 }
 
+/* A message of the parse on stderr, as the library formatted it. */
+static void print_message(const struct sf_error *e)
+{
+	size_t n = strnlen(e->text, sizeof(e->text));
+
+	if (n == 0)
+		return;
+	fwrite(e->text, 1, n, stderr);
+	if (e->text[n - 1] != '\n')
+		fputc('\n', stderr);
+}
+
+static void emit_message(void *ctx, int warning, const struct sf_error *e)
+{
+	(void)ctx;
+	(void)warning;
+	print_message(e);
+}
+
 int policy_in_parse(const struct policy_in *in, struct sf_policy **out)
 {
+	struct sf_diag diag = { .emit = emit_message, .max_errors = POLICY_MAX_ERRORS };
+	const char *name = in->cite ? in->cite : in->source;
 	struct sf_error err;
-	size_t n;
 	int r;
 
 	memset(&err, 0, sizeof(err));
-	r = sf_policy_apply_syntax(NULL, in->cite ? in->cite : in->source,
-				   in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
-				   in->syntax, in->text, in->len, out, &err);
+	r = sf_policy_apply_diag(NULL, name, in->is_file ? SF_SRC_FILE : SF_SRC_TEXT,
+				 in->syntax, in->text, in->len, out, &err, &diag);
 	if (r == 0) {
 		if (sf_policy_uring_warning(*out, in->syntax, err.text, sizeof(err.text)))
 			tool_err("%s: warning: %s", in->source, err.text);
 		return 0;
 	}
-	n = strnlen(err.text, sizeof(err.text));
-	if (n == 0) {
+	if (diag.nerrors > POLICY_MAX_ERRORS)
+		fprintf(stderr, "%s: %u more error%s not shown\n", name,
+			diag.nerrors - POLICY_MAX_ERRORS,
+			diag.nerrors - POLICY_MAX_ERRORS > 1 ? "s" : "");
+	if (!err.text[0]) {
 		errno = -r;
 		tool_perr("%s: cannot apply the policy", in->source);
-	} else {
-		fwrite(err.text, 1, n, stderr);
-		if (err.text[n - 1] != '\n')
-			fputc('\n', stderr);
 	}
 	return r == -ENOMEM ? EX_SF_FAIL : EX_SF_POLICY;
 }

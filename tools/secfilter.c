@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "internal.h"
 #include "secfilter.h"
 
 static const struct command {
@@ -45,6 +46,22 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+static const char *command_name_at(const void *ctx, unsigned i)
+{
+	(void)ctx;
+	return i < NCOMMANDS ? commands[i].name : NULL;
+}
+
+/* "unknown command 'chekc' (did you mean 'check'?)" */
+static int unknown_command(const char *name)
+{
+	const char *near = sf_closest(name, strlen(name), command_name_at, NULL);
+
+	if (near)
+		return tool_usage_err(NULL, "unknown command '%s' (did you mean '%s'?)", name, near);
+	return tool_usage_err(NULL, "unknown command '%s'", name);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -79,7 +96,7 @@ int main(int argc, char **argv)
 		optind++;
 		c = find_command(argv[optind]);
 		if (!c)
-			return tool_usage_err(NULL, "unknown command '%s'", argv[optind]);
+			return unknown_command(argv[optind]);
 		{
 			char *hargv[] = { argv[optind], "--help", NULL };
 			optind = 0;
@@ -88,7 +105,7 @@ int main(int argc, char **argv)
 	}
 	c = find_command(argv[optind]);
 	if (!c)
-		return tool_usage_err(NULL, "unknown command '%s'", argv[optind]);
+		return unknown_command(argv[optind]);
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* glibc: start over, rereading the optstring's '+' */

@@ -117,8 +117,10 @@ int policy_option(const char *cmd, int o, const char *arg, struct policy_args *a
  * after printing why. */
 int policy_in_load(struct policy_in *in, const char *cmd, const char *file,
 		   const char *expr, int syntax);
-/* Parses it; prints the policy error exactly as sf_error.text gives it.
- * Returns 0 or EX_SF_POLICY / EX_SF_FAIL. */
+/* Parses it; prints every error of the policy (the first
+ * POLICY_MAX_ERRORS, then how many more) and its warnings exactly as
+ * sf_error.text gives them.  Returns 0 or EX_SF_POLICY / EX_SF_FAIL. */
+#define POLICY_MAX_ERRORS 20
 int policy_in_parse(const struct policy_in *in, struct sf_policy **out);
 void policy_in_free(struct policy_in *in);
 /* Makes what run hands the library (SECFILTER_POLICY_FILE=in->path, or

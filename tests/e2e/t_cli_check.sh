@@ -53,10 +53,11 @@ expect_status 1 $SECFILTER check nonexistent.conf 2> err
 expect_grep '^secfilter: check: nonexistent.conf: No such file or directory$' err
 
 # -e TEXT: a policy on the command line, checked like a file
-expect_status 0 $SECFILTER check -e 'write: fd == 1 || fd == 2; read: fd == 0' > out 2> err
+expect_status 0 $SECFILTER check -e 'write: fd == 1 || fd == 2; read: fd == 0; exit_group: 1' > out 2> err
 [ -s err ] && fail "check -e wrote to stderr: $(cat err)"
 [ "$(cat out)" = "sys_read: fd == 0
-sys_write: fd == 1 || fd == 2" ] || fail "check -e: $(cat out)"
+sys_write: fd in {1, 2}
+sys_exit_group: 1" ] || fail "check -e: $(cat out)"
 expect_status 1 $SECFILTER check --expr='read: 1; opn: 1' > out 2> err
 expect_grep "^<command-line>:1:10: error: unknown syscall 'opn'" err
 # with files: every one checked, -e first, each under its header
@@ -87,6 +88,92 @@ for c in check run show compile learn syscalls; do
 	expect_status 0 $SECFILTER $c --help > out.$c
 	expect_grep "^Usage: secfilter $c" out.$c
 done
+
+# --- every error of a file in one run, each at its place
+cat > four.conf <<'P'
+read: fdd == 0
+pwrite64: fd == 1
+opn: 1; close: 1
+mprotect: prot & PROT_EXC
+lseek: whence == SEEK_SET ||
+exit_group: 1
+P
+expect_status 1 $SECFILTER check four.conf > out 2> err
+[ -s out ] && fail "check printed a policy for an invalid file"
+[ "$(grep -c ': error: ' err)" = 4 ] || fail "4 errors expected: $(cat err)"
+expect_grep "^four.conf:1:7: error: unknown argument 'fdd'" err
+expect_grep "^four.conf:3:1: error: unknown syscall 'opn' \(did you mean 'open'\?\)$" err
+expect_grep "^four.conf:4:18: error: unknown constant 'PROT_EXC' \(did you mean 'PROT_EXEC'\?\)$" err
+expect_grep "^four.conf:5:29: error: expected an argument name, '!' or '\(', got 'end of line'$" err
+# many: the first 20, then how many more
+for i in $(seq 25); do echo "nosuch$i: 1"; done > many.conf
+expect_status 1 $SECFILTER check many.conf 2> err
+[ "$(grep -c ': error: ' err)" = 20 ] || fail "20 errors expected: $(grep -c ': error: ' err)"
+expect_grep '^many.conf:20:1: error: ' err
+expect_grep '^many.conf: 5 more errors not shown$' err
+# a byte a terminal does not show is named
+printf 'read: 1\nwrite: fd == 1\001\n' > bin.conf
+expect_status 1 $SECFILTER check bin.conf 2> err
+expect_grep '^bin.conf:2:15: error: unexpected byte 0x01, a control character \(a policy is ASCII text\)$' err
+printf '\357\273\277read: 1\n' > bom.conf
+expect_status 1 $SECFILTER check bom.conf 2> err
+expect_grep '^bom.conf:1:1: error: byte order mark \(bytes 0xef 0xbb 0xbf\) at the start' err
+
+# --- warnings: stderr, file:line:col as errors, status 0; -q keeps them
+expect_status 0 $SECFILTER check -q -e 'pread64: fd in 3|4; exit_group: 1' > out 2> err
+[ -s out ] && fail "check -q printed something"
+expect_grep "^<command-line>:1:10: warning: 'in' tests bits: 'fd in 3\|4' passes every fd whose bits are among 0x7 \(0, 1, 2, 3, 4, 5, 6 and 7\), not only the values written; 'fd' is a file descriptor, not a flag word: for a set of values write 'fd in \{3, 4\}'$" err
+expect_grep '^    1 \| pread64: fd in 3\|4; exit_group: 1$' err
+expect_grep '^      \|          \^~~~~~~~~$' err
+# the set it suggests: what was written, and nothing to warn about
+expect_status 0 $SECFILTER check -e 'pread64: fd in {3, 4}; exit_group: 1' > out 2> err
+[ -s err ] && fail "a set warned: $(cat err)"
+expect_grep '^sys_pread64: fd in \{3, 4\}$' out
+# flag words keep minijail's meaning, without a warning
+expect_status 0 $SECFILTER check -e 'mmap: prot in PROT_READ|PROT_WRITE; exit_group: 1' 2> err
+[ -s err ] && fail "in on a flag word warned: $(cat err)"
+# a policy with no way to exit, or none at all
+expect_status 0 $SECFILTER check -e 'read: 1; write: 1' > out 2> err
+expect_grep "^<command-line>: warning: exit_group is not allowed, nor exit: the program cannot exit and is killed when it tries \(add 'exit_group: 1'\)$" err
+expect_grep '^sys_read: 1$' out
+printf '# to do\n\n' > empty.conf
+expect_status 0 $SECFILTER check empty.conf > out 2> err
+expect_grep '^empty.conf: warning: the policy is empty \(no rules, only comments or blank lines\): every call is denied, exit_group too' err
+# too large for the kernel: check says so, compile refuses
+printf 'exit_group: 1\nioctl: cmd in {%s}\n' "$(seq -s ', ' 1 5000)" > huge-set.conf
+expect_status 0 $SECFILTER check -q huge-set.conf 2> err
+expect_grep '^huge-set.conf: warning: the policy compiles to more than 4096 BPF instructions, the kernel.s limit: `secfilter compile` and `run --trusted` refuse it' err
+expect_status 1 $SECFILTER compile -p huge-set.conf -o /dev/null 2> err
+expect_grep 'more than 4096' err
+# a misspelt command
+expect_status 2 $SECFILTER chekc good.conf 2> err
+expect_grep "^secfilter: unknown command 'chekc' \(did you mean 'check'\?\)$" err
+
+# --- constants by name in the canonical text, which parses to itself
+cat > named.conf <<'P'
+openat: dfd == -100 && !(flags & 0x643) && mode == 420
+ioctl: cmd == 21505 || cmd == 0x5413
+fcntl: cmd == 4 && fd == 3 || fd == 4
+kill: sig == 15
+exit_group: 1
+P
+expect_status 0 $SECFILTER check named.conf > out
+expect_grep '^sys_openat: dfd == AT_FDCWD && !\(flags & \(O_WRONLY\|O_RDWR\|O_CREAT\|O_TRUNC\|O_APPEND\)\) && mode == 0644$' out
+expect_grep '^sys_ioctl: cmd in \{TCGETS, TIOCGWINSZ\}$' out
+expect_grep '^sys_fcntl: cmd == F_SETFL && fd == 3 \|\| fd == 4$' out
+expect_grep '^sys_kill: sig == SIGTERM$' out
+expect_status 0 $SECFILTER check out > again
+cmp out again || fail "the named canonical text does not re-parse to itself"
+
+# --- a set on a real program: head reads its standard input (fd 0) but
+# not a file it opened (fd 3 or above)
+echo hello > in.txt
+expect_status 0 env LC_ALL=C $SECFILTER run -e '*: 1; io_uring_setup: 0; read: fd in {0, 9}' -- \
+	head -c 3 < in.txt > out
+[ "$(cat out)" = hel ] || fail "head under a set: $(cat out)"
+expect_status 137 env LC_ALL=C $SECFILTER run -e '*: 1; io_uring_setup: 0; read: fd in {0, 9}' -- \
+	head -c 3 in.txt 2> err
+expect_grep '^ +rule: sys_read: fd in \{0, 9\} \(SECFILTER_POLICY:1\)$' err
 
 # --- syscalls: the table
 expect_status 0 $SECFILTER syscalls > table

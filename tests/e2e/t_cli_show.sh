@@ -5,7 +5,8 @@
 exec 3>&2
 fail() { echo "FAIL: $*" >&3; exit 1; }
 
-policy='*: 1; io_uring_setup: 0; ptrace: 0; write: fd == 1 || fd == 2 || fd > 100; kill: sig != 9'
+policy='*: 1; io_uring_setup: 0; ptrace: 0; write: fd == 1 || fd == 2 || fd > 100; kill: sig != 9
+ioctl: cmd == 21505 || cmd == 0x5413; openat: dfd == -100 && !(flags & 0x643)'
 expect_status 0 $SECFILTER check - <<< "$policy" > want
 
 # wait_child PARENT: the pid of PARENT's child, once its policy is published
@@ -25,6 +26,12 @@ wait_shown() {
 $SECFILTER run -e "$policy" -- sleep 5 & runner=$!
 child=$(wait_shown $runner) || fail "show never succeeded on the child of $runner"
 cmp want shown || { diff want shown >&3; fail "show differs from check's canonical output"; }
+# values by name where the argument has constants, == chains as sets:
+# a text to review
+expect_grep '^sys_write: fd in \{1, 2\} \|\| fd > 100$' shown
+expect_grep '^sys_kill: sig != SIGKILL$' shown
+expect_grep '^sys_ioctl: cmd in \{TCGETS, TIOCGWINSZ\}$' shown
+expect_grep '^sys_openat: dfd == AT_FDCWD && !\(flags & \(O_WRONLY\|O_RDWR\|O_CREAT\|O_TRUNC\|O_APPEND\)\)$' shown
 # show's output is itself a policy that parses to the same
 expect_status 0 $SECFILTER check shown > again
 cmp want again || fail "show's output does not re-parse to itself"

@@ -1,10 +1,13 @@
 /* libFuzzer target for the policy engine: any input must give a policy or a
  * clean error, never a crash, a hang or a leak; an accepted policy must
  * print to text that re-parses to the same canonical text, and so must its
- * short form (what exec'd images get; and the
+ * short form (what exec'd images get, no longer than the canonical text
+ * with numbers for names; and the
  * evaluator must run over it), and applying it on top of an enforcing
  * policy must either narrow or fail whole: no call may get a weaker
- * outcome (run < log < errno < trap < kill).  @include is refused here
+ * outcome (run < log < errno < trap < kill).  With diagnostics (every
+ * error, warnings) the parse decides the same and its first error is the
+ * same.  @include is refused here
  * (SF_SRC_NO_INCLUDE): the fuzzer is not to read the machine's files.
  * Run with `make fuzz`. */
 #include <stdint.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "eval.h"
+#include "internal.h"
 #include "policy.h"
 #include "fuzz_print.h"
 
@@ -29,7 +33,8 @@ static void check_printed(const struct sf_policy *p)
 	struct sf_error err;
 
 	sf_policy_print_short(p, s, sn + 1);
-	if (sn > n || sf_policy_apply_src(NULL, "<short>", SF_SRC_NO_INCLUDE, s, sn, &q, &err) != 0 ||
+	if (sn > sf_policy_print_plain(p, NULL, 0) ||
+	    sf_policy_apply_src(NULL, "<short>", SF_SRC_NO_INCLUDE, s, sn, &q, &err) != 0 ||
 	    q->pending != p->pending || sf_policy_print(q, b, n + 1) != n || memcmp(a, b, n) != 0)
 		abort(); /* the short form is another policy, or longer */
 	sf_policy_free(q);
@@ -74,8 +79,35 @@ static void check_narrowed(const struct sf_policy *q, const uint8_t *data, size_
 	}
 }
 
+static void count_message(void *ctx, int warning, const struct sf_error *e)
+{
+	(void)warning;
+	if (e->text[0] == '\0')
+		abort(); /* a message must say something */
+	++*(unsigned *)ctx;
+}
+
+/* With diagnostics the parse goes on after an error: it must still end,
+ * give the same result, and its first error must be the one a parse
+ * without them stops at. */
+static void check_diag(const uint8_t *data, size_t size, int rc, const struct sf_error *err)
+{
+	unsigned emitted = 0;
+	struct sf_diag d = { .emit = count_message, .ctx = &emitted, .max_errors = 5 };
+	struct sf_policy *p;
+	struct sf_error e;
+	int r = sf_policy_apply_diag(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, SF_SYNTAX_SECFILTER,
+				     (const char *)data, size, &p, &e, &d);
+
+	if (r != rc || (r && (d.nerrors == 0 || strcmp(e.text, err->text) != 0)) ||
+	    (!r && d.nerrors) || emitted != d.nwarnings + (d.nerrors < 5 ? d.nerrors : 5))
+		abort();
+	sf_policy_free(p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	int rc;
 	struct sf_policy *p, *q;
 	struct sf_error err;
 
@@ -85,8 +117,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!base && sf_policy_apply(NULL, "<base>", base_text, sizeof(base_text) - 1,
 				     &base, &err) != 0)
 		abort();
-	if (sf_policy_apply_src(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, (const char *)data, size, &p,
-				&err) == 0) {
+	rc = sf_policy_apply_src(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, (const char *)data, size, &p,
+				 &err);
+	check_diag(data, size, rc, &err);
+	if (rc == 0) {
 		check_printed(p);
 		decide_some(p, data, size);
 		sf_policy_free(p);

@@ -148,6 +148,17 @@ static void random_expr(char *buf, size_t cap, size_t *n, const struct sf_syscal
 			arg.type = (unsigned char)cast_types[c];
 		}
 		random_value(value, sizeof(value), &arg, rng);
+		if (r % 7 == 3) {
+			/* a set of one to three values */
+			unsigned k, count = 1 + (unsigned)(t_rnd(rng) % 3);
+			*n += (size_t)snprintf(buf + *n, cap - *n, "%s in {%s", field, value);
+			for (k = 1; k < count; k++) {
+				random_value(value, sizeof(value), &arg, rng);
+				*n += (size_t)snprintf(buf + *n, cap - *n, ", %s", value);
+			}
+			*n += (size_t)snprintf(buf + *n, cap - *n, "}");
+			return;
+		}
 		*n += (size_t)snprintf(buf + *n, cap - *n, "%s %s %s", field,
 				       ops[t_rnd(rng) % 8], value);
 	} else if (r % 3 == 1) {

@@ -35,7 +35,7 @@ uint64_t t_rnd(uint64_t *state);
 
 /* A random valid policy of about `rules` rules over random syscalls:
  * expression trees of random shape over their arguments (by name and as
- * argN), all operators, values biased to the type's edges; every kind of
+ * argN), all operators and sets ({1, 2}), values biased to the type's edges; every kind of
  * rule: 1, 0, return E, expr else return E, default:, *, @groups. */
 void t_random_policy(char *text, size_t cap, uint64_t *rng, unsigned rules);
 
