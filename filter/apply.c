@@ -1409,6 +1409,8 @@ int sf_policy_set_origins(struct sf_policy **pp, const char *map)
 
 	if (extra < 0)
 		return -EINVAL;
+	if (!p->nfilters)
+		return 0; /* nothing to copy for */
 	np = sf_mem_alloc(p->size + (size_t)extra);
 	if (!np)
 		return -ENOMEM;

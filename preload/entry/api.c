@@ -50,16 +50,16 @@ static const char *skip_pending_line(const char *text)
  * form: what every exec'd image parses (for '*: 1', one rule rather than
  * the canonical 383).  Right after it, in the same allocation (one
  * pointer, published at once), "SECFILTER_ORIGINS=<map>" (filter/policy.h)
- * that gives the image's filters their source's lines and texts back, or
- * an empty string when the policy has no filter. */
+ * that gives the image's filters their source's lines and texts back:
+ * empty when the policy has no filter, and there all the same, to tell
+ * the image its policy was handed on (it does not warn again). */
 static char *env_text(const struct sf_policy *p, const char *text, size_t len)
 {
 	static const char prefix[] = "SECFILTER_POLICY=", oprefix[] = "SECFILTER_ORIGINS=";
 	const char *body = skip_pending_line(text);
 	size_t blen = len - (size_t)(body - text);
 	size_t olen = p->nfilters ? sf_policy_print_origins(p, NULL, 0) : 0;
-	size_t osize = olen ? sizeof oprefix + olen : 1;
-	size_t size = sizeof prefix + blen + osize;
+	size_t size = sizeof prefix + blen + sizeof oprefix + olen;
 	char *s = sf_mem_alloc(size), *o;
 
 	if (!s)
@@ -68,11 +68,9 @@ static char *env_text(const struct sf_policy *p, const char *text, size_t len)
 	sf_memcpy(s + sizeof prefix - 1, body, blen);
 	s[sizeof prefix - 1 + blen] = '\0';
 	o = s + sizeof prefix + blen;
-	o[0] = '\0';
-	if (olen) {
-		sf_memcpy(o, oprefix, sizeof oprefix - 1);
+	sf_memcpy(o, oprefix, sizeof oprefix);
+	if (olen)
 		sf_policy_print_origins(p, o + sizeof oprefix - 1, olen + 1);
-	}
 	return s;
 }
 

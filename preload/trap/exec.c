@@ -13,7 +13,7 @@
  *
  * A dynamic image gets LD_PRELOAD=<this library> and nothing else
  * preloaded, SECFILTER_POLICY=<canonical text of the current policy>,
- * SECFILTER_ORIGINS=<where its filters were written> when it has any, and
+ * SECFILTER_ORIGINS=<where its filters were written>, and
  * the current action, log and mode (and run's SECFILTER_SUPERVISOR, if it
  * was given, and SECFILTER_REWRITE=0 when rewriting is off); the loader's
  * variables that run code
@@ -574,7 +574,7 @@ static void fill_env(char **out, char *const *envp, char *preload, int has_prelo
 	if (with_us) {
 		const char *policy = __atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
 		out[k++] = (char *)policy;
-		if (policy && sf_env_origins(policy))
+		if (policy)
 			out[k++] = (char *)sf_env_origins(policy);
 		out[k++] = sf_cfg.env_action;
 		if (sf_cfg.env_log)
