@@ -384,8 +384,10 @@ static char **interpose_env(const struct run *r, size_t *own)
 		env[k++] = env_entry("SECFILTER_POLICY_FILE", r->in.path, "", "");
 	else
 		env[k++] = env_entry("SECFILTER_POLICY", r->in.text, "", "");
-	if (!r->in.path && r->policy->nfilters)
-		env[k++] = origins_entry(r->policy);
+	if (!r->in.path && r->policy->nfilters &&
+	    sizeof("SECFILTER_ORIGINS=") + sf_policy_print_origins(r->policy, NULL, 0) <=
+		    ENV_STRING_MAX)
+		env[k++] = origins_entry(r->policy); /* or the text's own origins */
 	if (r->log)
 		env[k++] = env_entry("SECFILTER_ACTION", "log", "", "");
 	snprintf(fd, sizeof(fd), "%d", r->hs[1]);

@@ -45,6 +45,19 @@ static const char *skip_pending_line(const char *text)
 	return sf_startswith(text, line) ? text + sizeof line - 1 : text;
 }
 
+/* The kernel's limit on one environment string (MAX_ARG_STRLEN). */
+#define SF_ENV_STRING_MAX (32 * 4096)
+
+/* The length of p's origin map, 0 when it has no filter or when the
+ * string would be past the kernel's limit, which would make the exec fail
+ * (the image then cites the short form's origins). */
+static size_t origins_len(const struct sf_policy *p, size_t prefix)
+{
+	size_t n = p->nfilters ? sf_policy_print_origins(p, NULL, 0) : 0;
+
+	return prefix + n > SF_ENV_STRING_MAX ? 0 : n;
+}
+
 /* "SECFILTER_POLICY=<text>" for exec: in the new image the policy is in
  * force, so a pending marker is dropped.  The text is the policy's short
  * form: what every exec'd image parses (for '*: 1', one rule rather than
@@ -58,7 +71,7 @@ static char *env_text(const struct sf_policy *p, const char *text, size_t len)
 	static const char prefix[] = "SECFILTER_POLICY=", oprefix[] = "SECFILTER_ORIGINS=";
 	const char *body = skip_pending_line(text);
 	size_t blen = len - (size_t)(body - text);
-	size_t olen = p->nfilters ? sf_policy_print_origins(p, NULL, 0) : 0;
+	size_t olen = origins_len(p, sizeof oprefix);
 	size_t size = sizeof prefix + blen + sizeof oprefix + olen;
 	char *s = sf_mem_alloc(size), *o;
 

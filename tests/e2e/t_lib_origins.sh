@@ -76,3 +76,16 @@ for bad in '3@1:x=2:zz7-' '3=2:zz' '3@9:x=1:y' '3@1:x' 'x' '3@1:x=1:y;' '9999999
 	map_cites "$bad" 'sys_openat: !(flags & 0x40) (SECFILTER_POLICY:3)'
 done
 echo "ok the origin map read as written; one that does not fit is ignored"
+
+# a map past the kernel's limit on one environment string (128 KiB) is
+# not handed on, or the exec would fail (E2BIG): the child runs, and
+# cites the short form
+pad=$(printf '%1000s' '')
+{ printf '*: 1\nio_uring_setup: 0\n'; for i in $(seq 200); do printf 'reboot: magic1%s != %d\n' "$pad" "$i"; done
+  printf 'sys_openat: !(flags & O_CREAT)\n'; } >big.conf
+[ "$(wc -c <big.conf)" -gt 200000 ] || fail "big.conf is too small"
+LD_PRELOAD=$LIB SECFILTER_POLICY_FILE=$SCRATCH/big.conf sh -c 'echo ran; cp a b' >big.out 2>big.err
+expect_grep '^ran$' big.out
+grep -q '^    rule: sys_openat: !(flags & 0x40) (SECFILTER_POLICY:[0-9]*)$' big.err ||
+	{ cat big.err >&2; fail "a map too big: no report from the short form"; }
+echo "ok a map past 128 KiB is not handed on; the exec'd child runs"
