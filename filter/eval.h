@@ -13,6 +13,11 @@
 #define SF_ALLOW (-1)      /* permitted: the call runs */
 #define SF_NOT_IN_SET (-2) /* denied: the syscall is not in S */
 #define SF_RETURN (-3)     /* in S with `X: ACTION`: gets p->sys[nr].ret */
+/* A 32-bit call (int $0x80): whatever the policy, denied, as the kernel
+ * filter's architecture check denies it; the policy names x86-64's
+ * calls, and i386's numbers mean other calls (its 20, getpid, is
+ * x86-64's writev).  Its action is the policy's default. */
+#define SF_DENY_I386 (-102)
 /* Any value >= 0 is the index in p->filters of the filter that is false of
  * the call: it gets that filter's fail action.  sf_action() says what a
  * decision means. */

@@ -14,7 +14,7 @@ void sf_notif_judge(const struct sf_policy *p, int log, uint32_t arch, long nr,
 		    const uint64_t a[6], struct sf_notif_verdict *v)
 {
 	v->x86 = arch == AUDIT_ARCH_X86_64 && !(nr & 0x40000000);
-	v->decision = v->x86 ? sf_decide(p, (uint64_t)nr, a) : SF_NOT_IN_SET;
+	v->decision = v->x86 ? sf_decide(p, (uint64_t)nr, a) : SF_DENY_I386;
 	if (v->decision == SF_ALLOW)
 		v->action = SF_ACTION_RUN;
 	else if (!v->x86)

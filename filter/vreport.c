@@ -8,9 +8,16 @@
 #define STRING_MAX 256   /* bytes of a string shown */
 #define SOCKADDR_MAX 128 /* sizeof(struct sockaddr_storage) */
 
+/* The x86-64 table's entry for c, none for a 32-bit call (its number
+ * means another call there). */
+static const struct sf_syscall *entry_of(const struct sf_vcall *c)
+{
+	return c->decision == SF_DENY_I386 ? NULL : sf_syscall_by_nr(c->nr);
+}
+
 void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c)
 {
-	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+	const struct sf_syscall *sc = entry_of(c);
 
 	sf_out_str(o, c->comm ? c->comm : "?");
 	sf_out_str(o, "[");
@@ -20,8 +27,8 @@ void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c)
 	/* a number the table does not name is, in the kernel's own table,
 	 * an entry of sys_ni_syscall */
 	sf_out_str(o, " (");
-	sf_out_str(o, sc ? sc->entry : "sys_ni_syscall");
-	sf_out_str(o, ") blocked at ip:");
+	sf_out_str(o, sc ? sc->entry : c->decision == SF_DENY_I386 ? "i386, int $0x80" : "sys_ni_syscall");
+	sf_out_str(o, c->logged ? ") let through at ip:" : ") blocked at ip:");
 	{
 		/* sf_out_u64's hex has a 0x; the patch's format has none */
 		char h[16];
@@ -68,36 +75,50 @@ static void put_pointed(struct sf_out *o, const struct sf_vcall *c, const struct
 	sf_out_str(o, " ");
 }
 
+/* Argument i's value: symbolic, or what it points to and the pointer
+ * (the value a filter would compare); brief: what it points to alone,
+ * when there is something. */
+static void put_arg(struct sf_out *o, const struct sf_vcall *c, const struct sf_syscall *sc,
+		    unsigned i, int brief)
+{
+	const struct sf_argdesc *d = sc ? sf_argdesc(c->nr, i) : NULL;
+	char shown[4 * STRING_MAX + 16];
+	struct sf_out so = { shown, sizeof shown, 0 };
+
+	if (!sc) {
+		sf_out_u64(o, c->a[i], 16);
+		return;
+	}
+	if (!d || (d->kind != SF_AK_PATH && d->kind != SF_AK_STR && d->kind != SF_AK_SOCKADDR)) {
+		sf_decode_arg(o, c->nr, i, c->a);
+		return;
+	}
+	put_pointed(&so, c, d, c->a[i]);
+	sf_out_end(&so);
+	if (brief && so.len) { /* put_pointed ends with a space */
+		sf_out_mem(o, shown, so.len - 1);
+		return;
+	}
+	sf_out_str(o, shown);
+	if (so.len)
+		sf_out_str(o, "(");
+	sf_out_u64(o, c->a[i], 16);
+	if (so.len)
+		sf_out_str(o, ")");
+}
+
+static const char *const anon_arg[6] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+
 void sf_vreport_args(struct sf_out *o, const struct sf_vcall *c)
 {
-	static const char *const anon[6] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
-	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
+	const struct sf_syscall *sc = entry_of(c);
 	unsigned i, n = sc ? sc->nargs : 6;
 
 	for (i = 0; i < n; i++) {
-		const struct sf_argdesc *d = sc ? sf_argdesc(c->nr, i) : NULL;
 		sf_out_str(o, "    ");
-		sf_out_str(o, sc ? sc->args[i].name : anon[i]);
+		sf_out_str(o, sc ? sc->args[i].name : anon_arg[i]);
 		sf_out_str(o, " = ");
-		if (!sc) {
-			sf_out_u64(o, c->a[i], 16);
-		} else if (d && (d->kind == SF_AK_PATH || d->kind == SF_AK_STR ||
-				 d->kind == SF_AK_SOCKADDR)) {
-			/* what it points to, then the pointer (the value a
-			 * filter would compare) */
-			char shown[4 * STRING_MAX + 16];
-			struct sf_out so = { shown, sizeof shown, 0 };
-			put_pointed(&so, c, d, c->a[i]);
-			sf_out_end(&so);
-			sf_out_str(o, shown);
-			if (so.len)
-				sf_out_str(o, "(");
-			sf_out_u64(o, c->a[i], 16);
-			if (so.len)
-				sf_out_str(o, ")");
-		} else {
-			sf_decode_arg(o, c->nr, i, c->a);
-		}
+		put_arg(o, c, sc, i, 0);
 		sf_out_str(o, "\n");
 	}
 }
@@ -114,29 +135,36 @@ static void put_filter(struct sf_out *o, const struct sf_policy *p, long nr,
 		sf_print_expr(o, p->nodes, f->root, sf_syscall_by_nr(nr));
 }
 
-int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c)
+/* The rule line's text, after "rule: "; -1, with nothing written, for a
+ * decision it does not know. */
+static int put_rule(struct sf_out *o, const struct sf_vcall *c)
 {
 	const struct sf_syscall *sc = sf_syscall_by_nr(c->nr);
 	const struct sf_filter *f;
 
 	if (c->decision == SF_NOT_IN_SET) {
-		sf_out_str(o, "    rule: not in the allowed set\n");
+		sf_out_str(o, "not in the allowed set");
+		return 0;
+	}
+	if (c->decision == SF_DENY_I386) { /* no rule can allow it: no add: line */
+		sf_out_str(o, "a 32-bit system call (int $0x80, i386 number ");
+		sf_out_s64(o, c->nr);
+		sf_out_str(o, "): the policy names x86-64 calls only");
 		return 0;
 	}
 	if (c->decision == SF_RETURN && c->p && sc && (uint64_t)c->nr < SF_NR_COUNT &&
 	    c->p->sys[c->nr].ret) {
 		/* X: kill, X: trap, X: log */
-		sf_out_str(o, "    rule: sys_");
+		sf_out_str(o, "sys_");
 		sf_out_str(o, sc->name);
 		sf_out_str(o, ": ");
 		sf_print_action(o, c->p->sys[c->nr].ret);
-		sf_out_str(o, "\n");
 		return 0;
 	}
 	if (c->decision < 0 || !c->p || (uint32_t)c->decision >= c->p->nfilters || !sc)
 		return -1;
 	f = &c->p->filters[c->decision];
-	sf_out_str(o, "    rule: sys_");
+	sf_out_str(o, "sys_");
 	sf_out_str(o, sc->name);
 	sf_out_str(o, ": ");
 	put_filter(o, c->p, c->nr, f);
@@ -144,7 +172,20 @@ int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c)
 	sf_out_str(o, sf_filter_source(c->p, f));
 	sf_out_str(o, ":");
 	sf_out_u64(o, f->line, 10);
-	sf_out_str(o, ")\n");
+	sf_out_str(o, ")");
+	return 0;
+}
+
+int sf_vreport_rule(struct sf_out *o, const struct sf_vcall *c)
+{
+	size_t at = o->len;
+
+	sf_out_str(o, "    rule: ");
+	if (put_rule(o, c) < 0) {
+		o->len = at;
+		return -1;
+	}
+	sf_out_str(o, "\n");
 	return 0;
 }
 
@@ -242,18 +283,26 @@ void sf_vreport_fix(struct sf_out *o, const struct sf_policy *p, long nr, int d,
 	}
 }
 
-void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c)
+/* The rule to add for c into fix (cap bytes): its length, 0 when there
+ * is none or it would not fit (a line cut short would not parse). */
+static size_t put_fix(char *fix, size_t cap, const struct sf_vcall *c)
 {
 	struct sf_obs obs;
-	char fix[2048];
-	struct sf_out fo = { fix, sizeof fix, 0 };
+	struct sf_out fo = { fix, cap, 0 };
 
 	sf_obs_init(&obs);
 	sf_obs_add(&obs, c->nr, c->a);
 	sf_vreport_fix(&fo, c->p, c->nr, c->decision, &obs, c->a);
-	if (!fo.len)
-		return;
-	if (sf_out_end(&fo) >= sizeof fix) /* a line cut short would not parse */
+	if (!fo.len || sf_out_end(&fo) >= cap)
+		return 0;
+	return fo.len;
+}
+
+void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c)
+{
+	char fix[2048];
+
+	if (!put_fix(fix, sizeof fix, c))
 		return;
 	sf_out_str(o, "    add: ");
 	sf_out_str(o, fix);
@@ -270,6 +319,43 @@ void sf_vreport(struct sf_out *o, const struct sf_vcall *c, const char *other_ru
 		sf_out_str(o, "\n");
 	}
 	sf_vreport_add(o, c);
+}
+
+void sf_vreport_line(struct sf_out *o, const struct sf_vcall *c, const char *other_rule)
+{
+	const struct sf_syscall *sc = entry_of(c);
+	unsigned i, n = sc ? sc->nargs : 6;
+	char fix[2048];
+
+	sf_out_str(o, "LOG ");
+	sf_out_str(o, c->comm ? c->comm : "?");
+	sf_out_str(o, "[");
+	sf_out_s64(o, c->pid);
+	sf_out_str(o, "]: ");
+	if (sc) {
+		sf_out_str(o, "sys_");
+		sf_out_str(o, sc->name);
+	} else {
+		sf_out_str(o, c->decision == SF_DENY_I386 ? "i386 system call " : "syscall ");
+		sf_out_s64(o, c->nr);
+	}
+	sf_out_str(o, "(");
+	for (i = 0; i < n; i++) {
+		if (i)
+			sf_out_str(o, ", ");
+		put_arg(o, c, sc, i, 1);
+	}
+	sf_out_str(o, ") let through (");
+	if (c->decision != SF_NOT_IN_SET && c->decision != SF_ALLOW && c->decision != SF_DENY_I386)
+		sf_out_str(o, "denied by "); /* a rule, not the allowed set */
+	if (put_rule(o, c) < 0)
+		sf_out_str(o, other_rule);
+	sf_out_str(o, ")");
+	if (put_fix(fix, sizeof fix, c)) {
+		sf_out_str(o, "; add: ");
+		sf_out_str(o, fix);
+	}
+	sf_out_str(o, "\n");
 }
 
 uint64_t sf_vsum_fix(struct sf_out *o, const struct sf_policy *p, const struct sf_vsum *e,

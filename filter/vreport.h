@@ -34,6 +34,7 @@ struct sf_vcall {
 	 * NULL: nothing is read. */
 	size_t (*read)(void *ctx, uint64_t addr, void *buf, size_t n);
 	void *ctx;
+	int logged; /* log mode: the call was let through, not blocked */
 };
 
 /* Reads up to n bytes at addr of process pid, for an sf_vcall's read:
@@ -46,7 +47,8 @@ size_t sf_vm_read_paged(long pid, uint64_t addr, void *buf, size_t n,
 			long (*readv)(long pid, const struct iovec *local,
 				      const struct iovec *remote));
 
-/* "COMM[PID]: system call NR (sys_NAME) blocked at ip:HEX\n" */
+/* "COMM[PID]: system call NR (sys_NAME) blocked at ip:HEX\n", or "let
+ * through at ip:" for a call log mode let run. */
 void sf_vreport_head(struct sf_out *o, const struct sf_vcall *c);
 /* "    NAME = VALUE\n" for each argument. */
 void sf_vreport_args(struct sf_out *o, const struct sf_vcall *c);
@@ -59,6 +61,13 @@ void sf_vreport_add(struct sf_out *o, const struct sf_vcall *c);
 /* The four in order: the whole report of c, other_rule being the rule
  * line's text for a decision sf_vreport_rule does not know. */
 void sf_vreport(struct sf_out *o, const struct sf_vcall *c, const char *other_rule);
+/* Log mode's line for a call it let run, the whole of what it says by
+ * default (secfilter-preload(7), secfilter(1)):
+ *   LOG COMM[PID]: sys_NAME(ARG, ...) let through (RULE); add: FIX\n
+ * RULE "not in the allowed set", or "denied by " and the rule as the
+ * report's rule line quotes it (other_rule for a decision sf_vreport_rule
+ * does not know); no "; add:" when there is none. */
+void sf_vreport_line(struct sf_out *o, const struct sf_vcall *c, const char *other_rule);
 
 /* The rule to add for calls of nr that got decision d (SF_NOT_IN_SET, SF_RETURN or
  * a filter's index) in policy p, obs being those calls: "sys_X: EXPR",

@@ -67,19 +67,22 @@
 extern char **environ;
 
 static const char usage[] =
-	"Usage: secfilter run [-p FILE | -e TEXT] [--syntax=secfilter|minijail|oci] [--trusted | --interpose] [--log] -- PROG [ARG...]\n"
+	"Usage: secfilter run [-p FILE | -e TEXT] [--syntax=secfilter|minijail|oci] [--trusted | --interpose] [--log[=full]] -- PROG [ARG...]\n"
 	"Run PROG under a policy and exit with its status.\n\n"
 	"  -p, --policy=FILE  the policy file ('-' is standard input)\n"
 	"  -e, --expr=TEXT    the policy text itself\n"
 	"      --syntax=SYNTAX  secfilter, minijail or oci (see secfilter check)\n"
 	"  -t, --trusted      kernel seccomp filter (the default for static PROG)\n"
 	"  -i, --interpose    the preload library (the default for dynamic PROG)\n"
-	"  -l, --log          report violations and let them proceed\n"
+	"  -l, --log[=full]   let violations proceed: a line for each kind, and a\n"
+	"                     summary at the end; =full: each in a full report\n"
 	"  -h, --help         show this help\n"
 	"  -V, --version      print the version\n\n"
 	"Without -p or -e, SECFILTER_POLICY or SECFILTER_POLICY_FILE is used.\n"
-	"SECFILTER_MODE=trusted and SECFILTER_ACTION=log give the defaults of\n"
-	"--trusted and --log; SECFILTER_LIBRARY names the library.\n"
+	"SECFILTER_MODE=trusted and SECFILTER_ACTION=log (log-full) give the\n"
+	"defaults of --trusted and --log (--log=full); SECFILTER_LIBRARY names the\n"
+	"library.  SECFILTER_LOG is where reports go: stderr, syslog or a file,\n"
+	"which must be open for appending (else status 125).\n"
 	"Exit status: PROG's (128+N when killed by signal N: 137 for a violation in\n"
 	"interposition mode, 159 in trusted mode), or 1 invalid policy, 2 usage,\n"
 	"123 PROG exited 0 but the policy killed another process of its tree,\n"
@@ -99,7 +102,7 @@ struct run {
 	struct policy_args pol;
 	enum mode mode;
 	int mode_explicit;
-	int log;
+	int log;           /* LOG_LINES or LOG_FULL: log mode; 0: kill */
 	char **argv;       /* PROG [ARG...], or /bin/sh PROG [ARG...] (see prepare) */
 	const char *name;  /* PROG as given, for messages */
 	char *path;        /* PROG resolved (or /bin/sh) */
@@ -124,6 +127,12 @@ struct run {
 	struct sf_ll_fds ll;    /* the fs./net. rules' rulesets, entered before exec */
 };
 
+/* SECFILTER_ACTION's log values: LOG_LINES, LOG_FULL, or -1. */
+static int log_level(const char *action)
+{
+	return strcmp(action, "log") == 0 ? LOG_LINES : strcmp(action, "log-full") == 0 ? LOG_FULL : -1;
+}
+
 static int parse_env_defaults(struct run *r)
 {
 	const char *m = getenv("SECFILTER_MODE"), *a = getenv("SECFILTER_ACTION");
@@ -131,12 +140,12 @@ static int parse_env_defaults(struct run *r)
 	if (m && *m && strcmp(m, "trusted") != 0 && strcmp(m, "interpose") != 0)
 		return tool_usage_err("run", "run: SECFILTER_MODE must be 'trusted' or "
 				      "'interpose', not '%s'", m);
-	if (a && *a && strcmp(a, "kill") != 0 && strcmp(a, "log") != 0)
-		return tool_usage_err("run", "run: SECFILTER_ACTION must be 'kill' or "
-				      "'log', not '%s'", a);
+	if (a && *a && strcmp(a, "kill") != 0 && log_level(a) < 0)
+		return tool_usage_err("run", "run: SECFILTER_ACTION must be 'kill', 'log' or "
+				      "'log-full', not '%s'", a);
 	if (m && strcmp(m, "trusted") == 0)
 		r->mode = MODE_TRUSTED;
-	r->log = a && strcmp(a, "log") == 0;
+	r->log = a && *a && strcmp(a, "kill") != 0 ? log_level(a) : 0;
 	return 0;
 }
 
@@ -146,7 +155,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 		TOOL_POLICY_LONGOPTS,
 		{ "trusted", no_argument, NULL, 't' },
 		{ "interpose", no_argument, NULL, 'i' },
-		{ "log", no_argument, NULL, 'l' },
+		{ "log", optional_argument, NULL, 'l' },
 		TOOL_COMMON_LONGOPTS,
 	};
 	struct policy_args pol = POLICY_ARGS_INIT;
@@ -171,7 +180,10 @@ static int parse_args(struct run *r, int argc, char **argv)
 			r->mode_explicit = 1;
 			break;
 		case 'l':
-			r->log = 1;
+			if (optarg && strcmp(optarg, "full") != 0)
+				return tool_usage_err("run", "run: --log takes no value or 'full', "
+						      "not '%s'", optarg);
+			r->log = optarg ? LOG_FULL : LOG_LINES;
 			break;
 		default:
 			return tool_common_option("run", o, argv, usage);
@@ -389,7 +401,7 @@ static char **interpose_env(const struct run *r, size_t *own)
 		    ENV_STRING_MAX)
 		env[k++] = origins_entry(r->policy); /* or the text's own origins */
 	if (r->log)
-		env[k++] = env_entry("SECFILTER_ACTION", "log", "", "");
+		env[k++] = env_entry("SECFILTER_ACTION", r->log == LOG_FULL ? "log-full" : "log", "", "");
 	snprintf(fd, sizeof(fd), "%d", r->hs[1]);
 	env[k++] = env_entry("SECFILTER_HANDSHAKE", fd, "", "");
 	if (r->sup_name[0])

@@ -432,13 +432,16 @@ static int report_value(const char *v, uint64_t *out)
 	return !errno && end != v && (size_t)(end - v) == n;
 }
 
-/* "ls[123]: system call 257 (sys_openat) blocked at ip:7f..." -> comm, nr */
+/* "ls[123]: system call 257 (sys_openat) blocked at ip:7f..." (or "let
+ * through at ip:", log mode's full report) -> comm, nr.  Log mode's
+ * one-line form is not read: its summary lines count every call. */
 static int report_header(const char *s, char *comm, size_t cap, long *nr)
 {
 	const char *p = strstr(s, "]: system call ");
 	const char *b;
 
-	if (!p || sscanf(p, "]: system call %ld", nr) != 1 || !strstr(p, ") blocked at ip:"))
+	if (!p || sscanf(p, "]: system call %ld", nr) != 1 ||
+	    (!strstr(p, ") blocked at ip:") && !strstr(p, ") let through at ip:")))
 		return 0;
 	for (b = p; b > s && *b != '['; b--)
 		;

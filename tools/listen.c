@@ -273,6 +273,7 @@ static void serve_one(struct listener *l)
 		respond(l, n.id, 0, 1);
 		return;
 	}
+	c.logged = v.action == SF_ACTION_LOG;
 	treelog_call(l->tl, &c);
 	if (v.action == SF_ACTION_LOG)
 		respond(l, n.id, 0, 1);

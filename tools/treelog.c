@@ -26,7 +26,8 @@ int treelog_init(struct treelog *t, const struct sf_policy *p, int log)
 	} else if (dest && dest[0] == '/') {
 		t->fd = open(dest, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 		if (t->fd < 0) {
-			tool_perr("run: SECFILTER_LOG: %s", dest);
+			tool_err("run: SECFILTER_LOG: cannot open '%s' to append reports: %s", dest,
+				 strerror(errno));
 			return -1;
 		}
 	}
@@ -46,7 +47,12 @@ void treelog_free(struct treelog *t)
 void treelog_write(struct treelog *t, const char *s, size_t n)
 {
 	if (t->fd >= 0) {
-		write_all(t->fd, s, n);
+		if (write_all(t->fd, s, n) < 0 && t->fd != 2) {
+			/* said, and written to stderr instead: never lost silently */
+			tool_perr("run: a report could not be written to SECFILTER_LOG=%s",
+				  getenv("SECFILTER_LOG"));
+			write_all(2, s, n);
+		}
 		return;
 	}
 	while (n) { /* a line per message, as the library's syslog */
@@ -91,8 +97,12 @@ void treelog_call(struct treelog *t, const struct sf_vcall *c)
 	if (fresh || !t->log) {
 		char *buf = xmalloc(64 << 10);
 		struct sf_out o = { buf, 64 << 10, 0 };
+		const char *other = "a filter installed before this policy";
 
-		sf_vreport(&o, c, "a filter installed before this policy");
+		if (c->logged && t->log != LOG_FULL && t->fd <= 2)
+			sf_vreport_line(&o, c, other);
+		else
+			sf_vreport(&o, c, other);
 		sf_out_end(&o);
 		treelog_write(t, buf, strlen(buf));
 		free(buf);

@@ -6,7 +6,8 @@
  * fragment that, appended, lets the same run go through.
  *
  * Reports go where the library's would (SECFILTER_LOG: stderr, syslog or
- * an absolute file path, appended). */
+ * an absolute file path, appended; a file that cannot be opened is an
+ * error before PROG starts). */
 #ifndef SECFILTER_TREELOG_H
 #define SECFILTER_TREELOG_H
 
@@ -16,9 +17,11 @@
 #include "learned.h"
 #include "vreport.h"
 
+enum { LOG_LINES = 1, LOG_FULL = 2 }; /* run --log, --log=full */
+
 struct treelog {
 	const struct sf_policy *p;
-	int log;                  /* log mode: the calls ran */
+	int log;                  /* log mode (LOG_LINES, LOG_FULL): the calls ran */
 	struct sf_vsum *e;
 	size_t n, cap;
 	struct learned *progs;    /* programs and their counts, per syscall */
@@ -30,14 +33,17 @@ int treelog_init(struct treelog *t, const struct sf_policy *p, int log);
 void treelog_free(struct treelog *t);
 
 /* One denied call.  Writes its report when its (syscall, rule) is new
- * (c->read may be used), counts it either way. */
+ * (c->read may be used), counts it either way.  A call let through
+ * (c->logged) is said in log mode's one line, unless full reports were
+ * asked for (LOG_FULL) or go to a file. */
 void treelog_call(struct treelog *t, const struct sf_vcall *c);
 
 /* What a process under the library counted in log mode (it wrote the
  * reports itself): o holds calls calls of nr that got decision d. */
 void treelog_counted(struct treelog *t, long nr, int d, const char *comm, const struct sf_obs *o);
 
-/* Text out, as reports go. */
+/* Text out, as reports go: in one write; a failure is said on standard
+ * error, and the text written there, when that is not where it failed. */
 void treelog_write(struct treelog *t, const char *s, size_t n);
 
 /* The summary of log mode (nothing when nothing was denied). */

@@ -159,7 +159,7 @@ int sf_streq(const char *a, const char *b);
 int sf_startswith(const char *s, const char *prefix);
 void *sf_memcpy(void *d, const void *s, size_t n); /* libc.c: its memcpy */
 void *sf_memset(void *d, int c, size_t n); /* libc.c: its memset */
-int sf_write_all(int fd, const char *s, size_t n); /* 0, or -1: not all written */
+int sf_write_all(int fd, const char *s, size_t n); /* 0, or -errno: not all written */
 
 void sf_fatal(const char *msg) __attribute__((noreturn)); /* exit 125 */
 static inline const char *sf_str(const char *s)

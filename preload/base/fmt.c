@@ -87,26 +87,12 @@ void sf_putx(struct sf_buf *b, uint64_t v)
 }
 
 /* glibc's strerror may load translations (syscalls through libc): the
- * library only ever needs these few. */
+ * engine's table says the same without. */
 const char *sf_strerror(int e)
 {
-	switch (e) {
-	case ENOENT: return "No such file or directory";
-	case EACCES: return "Permission denied";
-	case EPERM: return "Operation not permitted";
-	case EISDIR: return "Is a directory";
-	case ENOTDIR: return "Not a directory";
-	case ELOOP: return "Too many levels of symbolic links";
-	case ENAMETOOLONG: return "File name too long";
-	case ENOMEM: return "Cannot allocate memory";
-	case EFBIG: return "File too large";
-	case E2BIG: return "Argument list too long";
-	case EINVAL: return "Invalid argument";
-	case ENOSYS: return "Function not implemented";
-	case EIO: return "Input/output error";
-	case EMFILE: return "Too many open files";
-	default: return "error";
-	}
+	const char *t = e > 0 ? sf_errno_text((unsigned)e) : NULL;
+
+	return t ? t : "error";
 }
 
 int sf_write_all(int fd, const char *s, size_t n)
@@ -115,8 +101,10 @@ int sf_write_all(int fd, const char *s, size_t n)
 		long r = sf_sys(SYS_write, fd, (long)s, (long)n, 0, 0, 0);
 		if (r == -EINTR)
 			continue;
-		if (r <= 0)
-			return -1;
+		if (r < 0)
+			return (int)r;
+		if (r == 0)
+			return -EIO;
 		s += r;
 		n -= (size_t)r;
 	}

@@ -53,14 +53,12 @@ static void read_env(struct env_in *e, char **env)
 			e->audit = s + 9;
 		if (s[0] != 'S' || !sf_startswith(s, "SECFILTER_"))
 			continue;
-		(void)(take(s, "SECFILTER_POLICY", &e->policy) ||
-		       take(s, "SECFILTER_POLICY_FILE", &e->policy_file) ||
-		       take(s, "SECFILTER_ACTION", &e->action) || take(s, "SECFILTER_LOG", &e->log) ||
-		       take(s, "SECFILTER_MODE", &e->mode) ||
-		       take(s, "SECFILTER_HANDSHAKE", &e->handshake) ||
-		       take(s, "SECFILTER_COMM", &e->comm) ||
-		       take(s, "SECFILTER_SUPERVISOR", &e->supervisor) ||
-		       take(s, "SECFILTER_ORIGINS", &e->origins));
+		s += sizeof "SECFILTER_" - 1; /* an exec'd image has five of them */
+		(void)(take(s, "POLICY", &e->policy) || take(s, "POLICY_FILE", &e->policy_file) ||
+		       take(s, "ACTION", &e->action) || take(s, "LOG", &e->log) ||
+		       take(s, "MODE", &e->mode) || take(s, "HANDSHAKE", &e->handshake) ||
+		       take(s, "COMM", &e->comm) || take(s, "SUPERVISOR", &e->supervisor) ||
+		       take(s, "ORIGINS", &e->origins));
 	}
 }
 
@@ -139,9 +137,10 @@ static int parse_settings(const struct env_in *e)
 	const char *mode = e->mode ? e->mode : "interpose";
 	int k;
 
-	if ((k = one_of(action, "kill", "log")) < 0) /* SF_ACT_KILL, SF_ACT_LOG */
-		return setting_error("SECFILTER_ACTION", "kill or log", e->action);
-	sf_cfg.action = (enum sf_action)k;
+	sf_cfg.log_full = sf_streq(action, "log-full");
+	if ((k = one_of(action, "kill", sf_cfg.log_full ? "log-full" : "log")) < 0)
+		return setting_error("SECFILTER_ACTION", "kill, log or log-full", e->action);
+	sf_cfg.action = (enum sf_action)k; /* SF_ACT_KILL, SF_ACT_LOG */
 
 	if (sf_streq(log, "stderr")) {
 		sf_cfg.log = SF_LOG_STDERR;
@@ -621,6 +620,8 @@ int sf_boot_trusted(void)
 	}
 	resolve_lib_path(e.audit ? e.audit : "");
 	sf_cfg.active = 1;
+	if (!inherited)
+		sf_log_check();
 	if (sf_install_sigsys(&old) < 0)
 		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard's stub");
 	sf_cur = p;
@@ -654,6 +655,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 		sf_fatal("secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set");
 	if (parse_settings(&e) < 0)
 		sf_fatal(settings_msg);
+	sf_log_check();
 	if (e.comm)
 		set_comm(e.comm);
 	p = load_policy(&e, warns_at_load(&e));

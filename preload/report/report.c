@@ -32,35 +32,6 @@ void sf_die(void)
 	}
 }
 
-/* A 32-bit call (int $0x80) has no entry in the x86-64 table: its number
- * and arguments are shown raw; every other report's body is vcall.c's. */
-static void put_i386(struct sf_buf *b, const struct sf_call *c)
-{
-	char comm[17] = "?";
-	unsigned i;
-
-	if (sf_may(SYS_prctl, PR_GET_NAME))
-		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
-	sf_puts(b, comm);
-	sf_putc(b, '[');
-	sf_putu(b, sf_may(SYS_getpid, 0) ? (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0);
-	sf_puts(b, "]: system call ");
-	sf_puti(b, c->nr);
-	sf_puts(b, " (sys_ni_syscall) blocked at ip:");
-	sf_putx(b, c->ip);
-	sf_putc(b, '\n');
-	for (i = 0; i < 6; i++) {
-		sf_puts(b, "    arg");
-		sf_putu(b, i);
-		sf_puts(b, " = 0x");
-		sf_putx(b, c->a[i]);
-		sf_putc(b, '\n');
-	}
-	sf_puts(b, "    rule: a 32-bit system call (int $0x80, i386 number ");
-	sf_puti(b, c->nr);
-	sf_puts(b, "): the policy names x86-64 calls only\n");
-}
-
 extern const char __ehdr_start[] __attribute__((visibility("hidden")));
 extern const char _end[] __attribute__((visibility("hidden")));
 
@@ -163,29 +134,28 @@ static void put_backtrace(struct sf_buf *b, const struct sf_call *c)
 	} while (i < MAX_FRAMES && sf_unw_step(&u) > 0);
 }
 
-/* dying: the process is killed next, and run (if it listens) is told;
- * with the report when it could not go out here. */
-static void report(const struct sf_call *c, int d, const struct sf_policy *p, int dying)
+/* The whole report built first and written in one call: a report
+ * written in pieces had the program's own lines (a server's error log)
+ * land inside it.  dying: the process is killed next, and run (if it
+ * listens) is told; with the report when it could not go out here.  Log
+ * mode's line has no backtrace. */
+static void report(const struct sf_call *c, int d, const struct sf_policy *p, int dying,
+		   enum sf_report_form form)
 {
 	char small[4096];
 	char *mem = sf_may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
 	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
+	int written;
 
-	if (c->i386)
-		put_i386(&b, c);
-	else
-		sf_report_body(&b, c, d, p);
+	sf_report_body(&b, c, d, p, form);
 #ifdef SF_DEBUG_VIA /* which path saw the call: for tuning the wrappers */
 	sf_puts(&b, c->uc ? "    via: trap\n" : "    via: wrapper\n");
 #endif
-	/* The essentials go out before the backtrace, which may fail. */
-	if (sf_log_emit(b.p, b.len) == 0)
-		b.len = 0;
+	if (form != SF_FORM_LINE)
+		put_backtrace(&b, c);
+	written = sf_log_emit(b.p, b.len) == 0;
 	if (dying)
-		sf_tell_supervisor(c, b.len ? b.p : NULL, b.len);
-	b.len = 0;
-	put_backtrace(&b, c);
-	sf_log_emit(b.p, b.len);
+		sf_tell_supervisor(c, written ? NULL : b.p, written ? 0 : b.len);
 	if (mem)
 		sf_unpages(mem, REPORT_CAP);
 }
@@ -210,13 +180,24 @@ void sf_report_backtrace(ucontext_t *uc, uintptr_t site)
 		sf_unpages(mem, REPORT_CAP);
 }
 
-void (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const struct sf_policy *p);
+int (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const struct sf_policy *p);
 
 /* Log and trap report and go on (action.c carries on for them); kill,
  * and an errno where the caller cannot answer with one, end the process. */
 static int must_die(unsigned a)
 {
 	return a != SF_ACTION_LOG && a != SF_ACTION_TRAP;
+}
+
+/* Log mode says a line per (syscall, rule) by default: a prototyping run
+ * sees its violations and the summary on one screen.  In full (with the
+ * backtrace) when asked (SECFILTER_ACTION=log-full) and in a log file,
+ * read later, where the backtrace is what tells the calls apart. */
+enum sf_report_form sf_report_form_of(unsigned a)
+{
+	if (a != SF_ACTION_LOG)
+		return SF_FORM_KILLED;
+	return sf_cfg.log_full || sf_cfg.log == SF_LOG_FILE ? SF_FORM_LOGGED : SF_FORM_LINE;
 }
 
 /* The task reporting from this thread's TLS, 0 if none: a violation
@@ -233,14 +214,16 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 	uint64_t all = ~0ull, old = 0;
 	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
 	long self;
-	int masked;
+	int masked, heard;
 
 	if (sf_authority) { /* its handler, its unwinder, its log summary */
 		sf_authority->violation(c, d, p);
 		return;
 	}
-	if (sf_cfg.mode == SF_MODE_TRUSTED && sf_on_trusted_violation)
-		sf_on_trusted_violation(c, d, p); /* the listener reports and kills */
+	/* the listener reports and kills; or, for a call log mode lets
+	 * through, reports it when the call reaches the kernel */
+	heard = sf_cfg.mode == SF_MODE_TRUSTED && sf_on_trusted_violation &&
+		sf_on_trusted_violation(c, d, p);
 	a = sf_call_action(p, c, d);
 	self = sf_may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
 	if (in_report == self)
@@ -251,10 +234,10 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	if (interpose)
 		sf_disarm();
-	/* log mode: a (syscall, rule) in full once, its repeats counted for
+	/* log mode: a (syscall, rule) reported once, its repeats counted for
 	 * the summary at exit (logsum.c) */
-	if (a != SF_ACTION_LOG || sf_logsum_record(c, d))
-		report(c, d, p, must_die(a));
+	if ((a != SF_ACTION_LOG || sf_logsum_record(c, d)) && !heard)
+		report(c, d, p, must_die(a), sf_report_form_of(a));
 	if (must_die(a))
 		sf_die();
 	if (interpose && sf_arm() != 0)
@@ -278,6 +261,6 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc)
 	sf_call_of_trap(&c, si, uc);
 	p = sf_kernel_policy();
 	d = sf_kernel_decision(p, &c);
-	report(&c, d, p, 1);
+	report(&c, d, p, 1, SF_FORM_KILLED);
 	sf_die();
 }

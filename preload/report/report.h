@@ -20,24 +20,34 @@ void sf_report_backtrace(ucontext_t *uc, uintptr_t site);
 /* Trusted mode: where a listener hears the kernel filter's kills, the
  * call is made again for it to report and end the process (set by
  * trap/notify.c; returns only when nobody heard it). */
-extern void (*sf_on_trusted_violation)(const struct sf_call *c, int decision,
-					const struct sf_policy *p);
+extern int (*sf_on_trusted_violation)(const struct sf_call *c, int decision,
+				       const struct sf_policy *p);
 
 /* vcall.c: the report's header, arguments, rule and add: line into b;
- * p is the policy that denied the call. */
+ * p is the policy that denied the call.  form: a call killed for, one
+ * log mode let through (reported in full), or log mode's one line. */
+enum sf_report_form { SF_FORM_KILLED, SF_FORM_LOGGED, SF_FORM_LINE };
 struct sf_buf;
 void sf_report_body(struct sf_buf *b, const struct sf_call *c, int decision,
-		    const struct sf_policy *p);
+		    const struct sf_policy *p, enum sf_report_form form);
 /* The same body from v, for a call seen from outside (the listener). */
 struct sf_out;
 struct sf_vcall;
-void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v);
+void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v, enum sf_report_form form);
+/* The form of the report of a call given action a (SF_ACTION_*): log
+ * mode's line, unless full reports were asked for or go to a file. */
+enum sf_report_form sf_report_form_of(unsigned a);
 /* Reads n bytes at addr of process *(long *)ctx for display. */
 size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n);
 
-/* logdest.c: text out where SECFILTER_LOG says; -1 when it went nowhere
- * (standard error closed, as coreutils leave it at exit). */
+/* logdest.c: text out where SECFILTER_LOG says, in one write; -1 when it
+ * went nowhere (standard error closed, as coreutils leave it at exit; a
+ * file or syslog that refused it is then said on standard error, and the
+ * text written there).
+ * sf_log_check: at the start, a SECFILTER_LOG file that cannot be opened
+ * for appending ends the process (status 125) with the path and why. */
 int sf_log_emit(const char *s, size_t n);
+void sf_log_check(void);
 
 /* logsum.c: log mode's counting.  sf_logsum_record counts c, denied with
  * decision d, and returns 1 when its (syscall, rule) is new in this

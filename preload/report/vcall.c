@@ -30,7 +30,7 @@ size_t sf_vm_read(void *ctx, uint64_t addr, void *buf, size_t n)
 }
 
 void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d,
-		    const struct sf_policy *p)
+		    const struct sf_policy *p, enum sf_report_form form)
 {
 	char comm[17] = "?";
 	long pid = sf_may(SYS_getpid, 0) ? sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0;
@@ -49,12 +49,13 @@ void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d,
 	v.decision = d;
 	v.read = sf_vm_read;
 	v.ctx = &pid;
-	sf_report_vbody(&o, &v);
+	sf_report_vbody(&o, &v, form);
 	b->len += sf_out_end(&o) < o.cap ? o.len : o.cap ? o.cap - 1 : 0;
 }
 
-void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v)
+void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v, enum sf_report_form form)
 {
+	struct sf_vcall said = *v;
 	const char *why = "not in the allowed set";
 
 	if (v->decision == SF_DENY_DISPATCH)
@@ -68,5 +69,9 @@ void sf_report_vbody(struct sf_out *o, const struct sf_vcall *v)
 		/* a kernel filter this image inherited, from a policy other
 		 * than the one its environment names */
 		why = "denied by a filter installed before this image";
-	sf_vreport(o, v, why);
+	said.logged = form != SF_FORM_KILLED;
+	if (form == SF_FORM_LINE)
+		sf_vreport_line(o, &said, why);
+	else
+		sf_vreport(o, &said, why);
 }

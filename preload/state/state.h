@@ -20,6 +20,9 @@ enum sf_mode { SF_MODE_INTERPOSE, SF_MODE_TRUSTED };
 struct sf_settings {
 	int active;           /* a policy was given: the library is not inert */
 	enum sf_action action;
+	/* SECFILTER_ACTION=log-full: log mode's reports in full, as when
+	 * SECFILTER_LOG is a file; else a line each (report/report.c) */
+	int log_full;
 	enum sf_logkind log;
 	enum sf_mode mode;
 	const char *log_path; /* SF_LOG_FILE: in env_log */
@@ -145,7 +148,6 @@ extern const struct sf_authority *sf_authority;
 				 * ptrace(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG) */
 #define SF_PTRACE_SET_SUD 0x4210 /* linux/ptrace.h, Linux 6.4 */
 #define SF_DENY_UNFOLLOWABLE (-101) /* CLONE_VM, no stack, no CLONE_VFORK */
-#define SF_DENY_I386 (-102) /* a 32-bit call: the policy speaks x86-64's table */
 
 /* decide.c: SF_ALLOW or why not (p: the policy in force, sf_enforcing()). */
 int sf_decision(const struct sf_policy *p, const struct sf_call *c);

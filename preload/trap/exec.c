@@ -44,6 +44,10 @@ enum target { T_PRELOAD, T_KERNEL, T_FAILS };
 #define MAX_INTERP 5
 #define HEAD 256 /* the kernel reads this much of a script's first line */
 
+/* How much of an environment string this file reads when it is not
+ * LD_PRELOAD's: the longest name it compares (loader_var), and more. */
+#define NAME_HEAD 32
+
 struct exec_req {
 	long nr, dirfd, flags;
 	const char *path;
@@ -63,9 +67,16 @@ struct plan {
 	int nscripts;
 	const char *words[2 * MAX_INTERP + 1];
 	int nwords;
-	char lines[MAX_INTERP][HEAD];
 	char *filename;    /* the name the kernel gives the first file */
+	char lines[MAX_INTERP][HEAD]; /* last: not cleared (plan_init) */
 };
+
+/* Everything but the script lines, written before they are read: 1.3
+ * KiB less to clear for each exec. */
+static void plan_init(struct plan *pl)
+{
+	sf_memset(pl, 0, __builtin_offsetof(struct plan, lines));
+}
 
 static void read_req(const struct sf_call *c, struct exec_req *r)
 {
@@ -304,25 +315,30 @@ static long script(struct plan *pl, const unsigned char *head, long n, const cha
  * write the file could rewrite its headers between our reading and the
  * exec (a static program's in place of a dynamic one's).
  *
- * - A memfd's writers are not counted by the kernel (exec does not make
- *   them wait, and they can write to it while it runs): only a memfd
+ * - A read lease on a read-only descriptor of our own makes any open for
+ *   writing wait until the exec has closed that descriptor, by which time
+ *   the kernel has read the headers and the interpreter's name and
+ *   refuses writers to the image (ETXTBSY).  It cannot be taken while the
+ *   file is open for writing.  Its break is signalled to no one (owner
+ *   0; SIGURG, ignored by default, meanwhile), and sf_exec checks that it is still held right
+ *   before the exec: the kernel removes a lease whose break has waited
+ *   lease-break-time.
+ * - Before it, for a file without a name only (st_nlink 0: a memfd is
+ *   one, and a program file on disk is not, so it pays no extra call): a
+ *   memfd's writers are not counted by the kernel (exec does not make
+ *   them wait, and they can write to it while it runs), so only a memfd
  *   sealed against writing holds still.
- * - Otherwise a read lease on a read-only descriptor of our own makes any
- *   open for writing wait until the exec has closed that descriptor, by
- *   which time the kernel refuses writers to the image (ETXTBSY).  It
- *   cannot be taken while the file is open for writing.  Its break is
- *   signalled to no one (owner 0; SIGURG, ignored by default, meanwhile),
- *   and sf_exec checks that it is still held right before the exec: the
- *   kernel removes a lease whose break has waited lease-break-time.
- * - Without a lease (not the file's owner, no CAP_LEASE; a filesystem
- *   without leases): holds if our effective ids cannot write the file.
+ * - Otherwise (not the file's owner, no CAP_LEASE; a filesystem without
+ *   leases): holds if our effective ids cannot write the file.
  * 1 when it holds, 0 when it may change.  gfd: our own read-only
  * descriptor of the file, kept in pl->lease_fd when leased. */
 static int hold(struct plan *pl, long gfd, const struct stat *st)
 {
-	long r = sf_sys(SYS_fcntl, gfd, F_GET_SEALS, 0, 0, 0, 0);
+	long r;
 
-	if (r >= 0)
+	/* A memfd has no name (nor does any other file a lease would not
+	 * hold for this reason): only those are asked about seals. */
+	if (st->st_nlink == 0 && (r = sf_sys(SYS_fcntl, gfd, F_GET_SEALS, 0, 0, 0, 0)) >= 0)
 		return (r & F_SEAL_WRITE) != 0;
 	sf_sys(SYS_fcntl, gfd, F_SETSIG, SIGURG, 0, 0, 0);
 	r = sf_sys(SYS_fcntl, gfd, F_SETLEASE, F_RDLCK, 0, 0, 0);
@@ -428,25 +444,29 @@ static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *name
 
 	pl->fd = -1;
 	pl->lease_fd = -1;
-	if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0) {
-		fails(pl, e);
-		return;
-	}
 	kernel_filename(r, namebuf);
 	pl->filename = namebuf->p;
 	if (r->dirfd != AT_FDCWD && r->path[0] != '/')
 		inaccessible = sf_sys(SYS_fcntl, r->dirfd, F_GETFD, 0, 0, 0, 0) > 0;
 	if (empty_path(r)) {
 		classify(pl, r->dirfd, 0, pl->filename, inaccessible, 0);
-		return;
-	}
-	fd = open_exec(r->dirfd, r->path, r->flags);
-	if (fd >= 0)
+	} else if ((fd = open_exec(r->dirfd, r->path, r->flags)) >= 0) {
 		classify(pl, fd, 1, pl->filename, inaccessible, 0);
-	else if (gone(fd))
+	} else if (gone(fd)) {
 		fails(pl, fd);
-	else /* execute-only, out of descriptors...: cannot tell, fail closed */
+		return;
+	} else { /* execute-only, out of descriptors...: cannot tell, fail closed */
 		pl->t = T_KERNEL;
+	}
+	/* Whether the kernel would execute the file, asked only where it
+	 * will not be asked: an ELF image executed by descriptor gets the
+	 * kernel's own answer (execveat checks the same permission, the
+	 * mount's noexec and the effective ids), but a script's file is
+	 * never exec'd, and a kernel filter must not be installed for an
+	 * exec that fails.  Its error comes first, as the kernel's would. */
+	if (pl->t != T_PRELOAD || pl->nscripts)
+		if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0)
+			fails(pl, e);
 }
 
 /* Whether the new image's loader will be able to open this library: a
@@ -521,6 +541,7 @@ static int build_preload(struct sf_buf *b, const char *prog, int with_us)
  * prints).  LD_LIBRARY_PATH stays: see the README. */
 static int loader_var(const char *e)
 {
+	/* NAME_HEAD covers the longest */
 	static const char *const vars[] = {
 		"LD_AUDIT=", "LD_DEBUG=", "LD_DEBUG_OUTPUT=", "LD_PROFILE=", "LD_PROFILE_OUTPUT=",
 		"LD_SHOW_AUXV=", "LD_TRACE_LOADED_OBJECTS=", "LD_TRACE_PRELINKING=",
@@ -535,14 +556,15 @@ static int loader_var(const char *e)
 	return 0;
 }
 
-/* Every name dropped begins with L or S: most of an environment is
- * passed on after one byte looked at. */
+/* Every name dropped begins with LD_ or SECFILTER_: most of an
+ * environment is passed on after a byte or three looked at. */
 static int dropped(const char *e, int with_us)
 {
-	if (e[0] != 'L' && e[0] != 'S')
+	if (e[0] == 'S')
+		return sf_startswith(e, "SECFILTER_");
+	if (e[0] != 'L' || e[1] != 'D' || e[2] != '_')
 		return 0;
-	return sf_startswith(e, "LD_PRELOAD=") || sf_startswith(e, "SECFILTER_") ||
-	       (with_us && loader_var(e));
+	return sf_startswith(e, "LD_PRELOAD=") || (with_us && loader_var(e));
 }
 
 static const char *find_preload(char *const *envp)
@@ -754,10 +776,13 @@ long sf_exec(struct sf_call *c)
 	read_req(c, &r);
 	/* Read below: a bad path, argv or envp is the kernel's EFAULT, not
 	 * our SIGSEGV.  (The kernel would report a missing file first; the
-	 * exec fails either way.) */
-	if ((plen = sf_user_exec_args(r.path, r.argv, r.envp)) < 0)
+	 * exec fails either way.)  Of the strings, only what is read here:
+	 * the kernel reads the rest, and fails the exec with EFAULT itself. */
+	if ((plen = sf_user_exec_args(r.path, r.argv, r.envp, NAME_HEAD)) < 0)
 		return -EFAULT;
 	prog_pre = find_preload(r.envp);
+	if (prog_pre && sf_user_str_rest(prog_pre - (sizeof "LD_PRELOAD=" - 1)) < 0)
+		return -EFAULT; /* read whole, below */
 	nenv = count_vec(r.envp);
 	nargv = count_vec(r.argv);
 	/* environment (ours: up to 11 entries with its NULL) and arguments;
@@ -773,7 +798,7 @@ long sf_exec(struct sf_call *c)
 	argv = env + nenv + 11;
 	pl = (struct plan *)(mem + off);
 	off += sizeof *pl;
-	sf_memset(pl, 0, sizeof *pl);
+	plan_init(pl);
 	pre = (struct sf_buf){ mem + off, 0, sf_strlen(sf_str(sf_cfg.lib_path)) +
 					 (prog_pre ? sf_strlen(prog_pre) : 0) + 16 };
 	off += pre.cap;
@@ -800,8 +825,11 @@ long sf_exec(struct sf_call *c)
 	outer = pending; /* an exec this one's signal handler interrupted */
 	pending = buf;
 	if (!with_us) {
-		/* fail closed: no exec without its filter */
-		if ((ret = kernel_filter_now()) == 0) {
+		/* fail closed: no exec without its filter, and no filter for an
+		 * exec the kernel would refuse for a bad string */
+		if (sf_user_exec_args(r.path, r.argv, r.envp, 0) < 0)
+			ret = -EFAULT;
+		else if ((ret = kernel_filter_now()) == 0) {
 			pass_ignore(&ign);
 			ret = exec_by_path(&r, env);
 			unpass_ignore(&ign);

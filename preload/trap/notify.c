@@ -275,19 +275,25 @@ SF_REGION static long reissue(const struct sf_call *c)
 	return ret;
 }
 
-void sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p)
+int sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p)
 {
 	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
+	unsigned a = sf_call_action(p, c, d);
+	int kd;
 
 	k = k ? k : sf_cur;
 	/* the kernel must deny it: the call is made for real */
 	if (!sf_notify_heard || !sf_kernel_on || c->i386 || !k || k->pending ||
-	    sf_call_action(p, c, d) != SF_ACTION_KILL ||
-	    sf_decide(k, (uint64_t)c->nr, c->a) == SF_ALLOW)
-		return;
+	    (a != SF_ACTION_KILL && a != SF_ACTION_LOG) ||
+	    (kd = sf_decide(k, (uint64_t)c->nr, c->a)) == SF_ALLOW)
+		return 0;
+	/* let through, it reaches the listener, which reports it: once */
+	if (a == SF_ACTION_LOG)
+		return sf_call_action(k, c, kd) == SF_ACTION_LOG;
 	reissued_site = c->ip;
 	reissue(c);
 	reissued_site = 0;
+	return 0;
 }
 
 /* In every copy of the library, before the policy is in force: the
@@ -537,17 +543,44 @@ static int take_stderr(long pidfd, long pid)
 	return 0;
 }
 
+/* The (syscall, decision) pairs of calls let through that the listener
+ * reported: each once for the tree, as run reports them (its repeats
+ * are counted by the process, for its summary).  A pair that finds no
+ * room is reported every time. */
+#define LOGGED_MAX 256
+static uint64_t logged[LOGGED_MAX];
+
+static int logged_before(long nr, int decision)
+{
+	uint64_t key = ((uint64_t)(nr + 1) << 32) | (uint32_t)decision;
+	unsigned i, at = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 56);
+
+	for (i = 0; i < LOGGED_MAX; i++) {
+		uint64_t *e = &logged[(at + i) % LOGGED_MAX];
+		if (*e == key)
+			return 1;
+		if (!*e) {
+			*e = key;
+			return 0;
+		}
+	}
+	return 0;
+}
+
 static void report(const struct seccomp_notif *n, const struct task *t,
 		   const struct sf_notif_verdict *v, long pidfd)
 {
-	char *mem = sf_pages(REPORT_CAP);
-	struct sf_out o = { mem, REPORT_CAP, 0 };
+	char *mem;
+	struct sf_out o;
 	struct sf_vcall c;
 	long ctx = t->tid;
 
-	if (!mem)
+	if (v->action == SF_ACTION_LOG && logged_before((long)n->data.nr, v->decision))
 		return;
-	c.nr = v->x86 ? (long)n->data.nr : -1;
+	if (!(mem = sf_pages(REPORT_CAP)))
+		return;
+	o = (struct sf_out){ mem, REPORT_CAP, 0 };
+	c.nr = (long)n->data.nr;
 	sf_memcpy(c.a, n->data.args, sizeof c.a);
 	c.ip = call_site(n, t->tid);
 	c.comm = t->comm;
@@ -556,7 +589,8 @@ static void report(const struct seccomp_notif *n, const struct task *t,
 	c.decision = v->decision;
 	c.read = v->x86 ? sf_vm_read : NULL;
 	c.ctx = &ctx;
-	sf_report_vbody(&o, &c);
+	c.logged = 0; /* set by sf_report_vbody from the form */
+	sf_report_vbody(&o, &c, sf_report_form_of(v->action));
 	if (v->x86)
 		put_message(&o, n, t->tid);
 	sf_out_end(&o);

@@ -25,9 +25,11 @@ struct sf_out;
  * and kill: where the kernel's filter denies it too and a listener hears
  * it, the call is made as it is, for the listener to report and end the
  * process (the report is then the same whatever the policy lets the
- * process do).  Returns only when nobody heard it. */
+ * process do).  Returns only when nobody heard it, 0.  For a call log
+ * mode lets through (a rule's log), 1 when the listener will hear it
+ * when it is made, and report it: the library then does not. */
 struct sf_call;
-void sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p);
+int sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p);
 
 /* The first image of a trusted tree, before it compiles its policy p:
  * sets sf_notify_wanted where a listener can hear its kills. */

@@ -140,34 +140,66 @@ static long str_ok(const char *s, struct seen *last)
 	}
 }
 
-/* An execve vector (argv, envp): its pointers and its strings.  0 or
- * -EFAULT.  NULL is a valid empty vector for Linux. */
-static long vec_ok(char *const *v, struct seen *seen)
+/* The first n bytes of the string at s (fewer if it ends before): 0 or
+ * -EFAULT.  Its page only, unless those bytes run into the next one. */
+static long head_ok(const char *s, size_t n, struct seen *last)
 {
+	const char *end = (const char *)(PAGE_OF(s) + PAGE);
+
+	if (!page_readable(PAGE_OF(s), last))
+		return -EFAULT;
+	if ((size_t)(end - s) >= n)
+		return 0;
+	for (; s < end; s++)
+		if (*s == '\0')
+			return 0;
+	return page_readable(PAGE_OF(end), last) ? 0 : -EFAULT;
+}
+
+/* An execve vector (argv, envp): its pointers and its strings, whole
+ * (head 0) or their first head bytes.  0 or -EFAULT.  NULL is a valid
+ * empty vector for Linux. */
+static long vec_ok(char *const *v, size_t head, struct seen *seen)
+{
+	uintptr_t vpage = 1; /* no page's address */
 	char *s;
 	long r;
 
 	if (!v)
 		return 0;
 	for (;; v++) {
-		if ((r = read_cached(&s, v, sizeof s, seen)) < 0)
+		/* a pointer in the page of the one before it: read (the
+		 * strings between make it miss the last page seen) */
+		if (PAGE_OF(v) == vpage && PAGE_OF((uintptr_t)v + sizeof s - 1) == vpage)
+			s = *v;
+		else if ((r = read_cached(&s, v, sizeof s, seen)) < 0)
 			return r;
+		vpage = PAGE_OF(v);
 		if (!s)
 			return 0;
-		if ((r = str_ok(s, seen)) < 0)
+		if ((r = head ? head_ok(s, head, seen) : str_ok(s, seen)) < 0)
 			return r;
 	}
 }
 
 /* execve's path (its length, or -EFAULT), argv and envp, with the pages
  * found readable shared: argv's strings lie beside envp's. */
-long sf_user_exec_args(const char *path, char *const *argv, char *const *envp)
+long sf_user_exec_args(const char *path, char *const *argv, char *const *envp, size_t head)
 {
 	struct seen seen = { { 0 }, 0, 0 };
 	long r;
 
-	if (!path || (r = str_ok(path, &seen)) < 0 || (r = vec_ok(envp, &seen)) < 0 ||
-	    (r = vec_ok(argv, &seen)) < 0)
+	if (!path || (r = str_ok(path, &seen)) < 0 || (r = vec_ok(envp, head, &seen)) < 0 ||
+	    (r = vec_ok(argv, head, &seen)) < 0)
 		return -EFAULT;
 	return (long)sf_strlen(path);
+}
+
+/* The whole of a string whose first page a check of its head found
+ * readable: 0 or -EFAULT, asking about the pages after that one only. */
+long sf_user_str_rest(const char *s)
+{
+	struct seen seen = { { PAGE_OF(s) + 1 }, 1, 0 };
+
+	return str_ok(s, &seen);
 }

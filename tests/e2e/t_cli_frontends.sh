@@ -38,7 +38,7 @@ all_grep '^trapped 1 code 1 syscall 110 '
 all_grep '^sys 102 [0-9]+ 0$'    # u16 of 0x70007 is 7
 expect_grep '^sys 102 -1 13$' out.interpose
 all_grep '^sys 24 0 0$'          # log: it ran
-expect_grep 'rule: sys_sched_yield: log' err.interpose
+expect_grep 'let through \(denied by sys_sched_yield: log\)' err.interpose
 runs_in_all lang.conf kill "$CALLS" sys 111 0 0 0 0 0 0
 "$SECFILTER" check lang.conf >canon.txt || fail "check lang.conf"
 expect_lines canon.txt '^sys_getppid: u64\(arg0\) == 0 else trap$' \
@@ -61,7 +61,7 @@ all_grep '^sys 3 -1 1$'          # close(99): return EPERM
 all_grep '^sys 3 4242 0$'        # close(98): trap
 all_grep '^trapped 1 code 1 syscall 3 '
 all_grep '^sys 3 -1 9$'          # close(200), close(300): ran (log for 300)
-expect_grep 'rule: sys_close: u64\(fd\) in \{99, 98\} .* \(.*all-constructs.policy:21\)' err.interpose
+expect_grep 'let through \(denied by sys_close: u64\(fd\) in \{99, 98\} .* \(.*all-constructs.policy:21\)\)' err.interpose
 all_grep '^sys 102 -1 1$'        # {getuid, geteuid}: return EPERM
 all_grep '^sys 79 -1 34$'        # getcwd: return 0x10022, 16 bits: ERANGE
 all_grep '^sys 2 -1 13$'         # open for writing: EACCES

@@ -23,7 +23,7 @@ bad_case nofile "^secfilter: SECFILTER_POLICY_FILE: cannot open '/nonexistent': 
 	SECFILTER_POLICY_FILE=/nonexistent
 bad_case both '^secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set$' \
 	SECFILTER_POLICY='*: 1' SECFILTER_POLICY_FILE="$SCRATCH/bad.conf"
-bad_case action "^secfilter: SECFILTER_ACTION: expected kill or log, got 'x'$" \
+bad_case action "^secfilter: SECFILTER_ACTION: expected kill, log or log-full, got 'x'$" \
 	SECFILTER_POLICY='*: 1' SECFILTER_ACTION=x
 bad_case log "^secfilter: SECFILTER_LOG: expected stderr, syslog or an absolute path, got 'rel/path'$" \
 	SECFILTER_POLICY='*: 1' SECFILTER_LOG=rel/path

@@ -457,7 +457,7 @@ static void reports(void **state)
 				 "openat: dfd == AT_FDCWD else return EACCES";
 	struct sf_policy *p = t_parse(NULL, pol);
 	struct sf_vcall c = { OPENAT, { (uint64_t)-100, 0x1000, 0x241, 0644 }, 0x401234, "ls", 42,
-			      p, 0, fake_read, "/etc/x" };
+			      p, 0, fake_read, "/etc/x", 0 };
 	const char *rep;
 
 	(void)state;
@@ -480,7 +480,7 @@ static void reports(void **state)
 	p = t_parse(NULL, "read: 1");
 	{
 		struct sf_vcall k = { 42, { 3, 0x2000, 9 }, 0x1, "curl", 7, p, SF_NOT_IN_SET,
-				      fake_read, "" };
+				      fake_read, "", 0 };
 		rep = report(&k);
 		assert_non_null(strstr(rep, "    uservaddr = {AF_UNIX, \"/run/s\"} (0x2000)\n"));
 		assert_non_null(strstr(rep, "    rule: not in the allowed set\n"));
@@ -497,7 +497,7 @@ static void reports(void **state)
 	pol = "getpid: 1\nclose: fd > 2";
 	p = t_parse(NULL, pol);
 	{
-		struct sf_vcall k = { 3, { 1 }, 0x1, "sh", 7, p, 0, NULL, NULL };
+		struct sf_vcall k = { 3, { 1 }, 0x1, "sh", 7, p, 0, NULL, NULL, 0 };
 		k.decision = sf_decide(p, 3, k.a);
 		rep = report(&k);
 		assert_non_null(strstr(rep, "    rule: sys_close: fd > 2 (t.conf:2)\n"));
@@ -505,6 +505,54 @@ static void reports(void **state)
 		apply_fix(pol, rep, 3, k.a);
 	}
 	sf_policy_free(p);
+}
+
+/* Log mode's line, and the head of a full report of a call let through:
+ * one row per case. */
+static void log_lines(void **state)
+{
+	static const struct {
+		const char *policy;
+		long nr;
+		uint64_t a[6];
+		const char *line; /* sf_vreport_line's */
+	} rows[] = {
+		{ "read: 1", 110, { 0 },
+		  "LOG t[9]: sys_getppid() let through (not in the allowed set); add: sys_getppid: 1\n" },
+		{ "read: 1\nopenat: !(flags & (O_WRONLY|O_RDWR))", OPENAT,
+		  { (uint64_t)-100, 0x1000, 0x241, 0644 },
+		  "LOG t[9]: sys_openat(AT_FDCWD (-100), \"/etc/x\", O_WRONLY|O_CREAT|O_TRUNC (0x241), "
+		  "0644) let through (denied by sys_openat: !(flags & (O_WRONLY|O_RDWR)) (t.conf:2)); "
+		  "add: sys_openat: 0; sys_openat: (!(flags & (O_WRONLY|O_RDWR))) || dfd == AT_FDCWD "
+		  "&& !(flags & (O_RDWR|O_APPEND))\n" },
+		{ "read: 1\ngetppid: log", 110, { 0 },
+		  "LOG t[9]: sys_getppid() let through (denied by sys_getppid: log); add: sys_getppid: 1\n" },
+		/* a string that cannot be read: the pointer */
+		{ "read: 1", OPENAT, { (uint64_t)-100, 0x3000, 0, 0 },
+		  "LOG t[9]: sys_openat(AT_FDCWD (-100), 0x3000, O_RDONLY (0x0), 0) let through (not in "
+		  "the allowed set); add: sys_openat: dfd == AT_FDCWD && !(flags & "
+		  "(O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND))\n" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct sf_policy *p = t_parse(NULL, rows[i].policy);
+		struct sf_vcall c = { rows[i].nr, { 0 }, 0x401234, "t", 9, p, 0, fake_read, "/etc/x", 1 };
+		char buf[4096];
+		struct sf_out o = { buf, sizeof buf, 0 };
+
+		memcpy(c.a, rows[i].a, sizeof c.a);
+		c.decision = sf_decide(p, (uint64_t)c.nr, c.a);
+		sf_vreport_line(&o, &c, "?");
+		sf_out_end(&o);
+		assert_string_equal(buf, rows[i].line);
+		o.len = 0;
+		sf_vreport_head(&o, &c);
+		sf_out_end(&o);
+		assert_non_null(strstr(buf, ") let through at ip:401234\n"));
+		sf_policy_free(p);
+	}
 }
 
 int main(void)
@@ -517,6 +565,7 @@ int main(void)
 		cmocka_unit_test(pairs),
 		cmocka_unit_test(observations_as_text),
 		cmocka_unit_test(reports),
+		cmocka_unit_test(log_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
