@@ -1311,6 +1311,136 @@ int sf_policy_apply(const struct sf_policy *cur, const char *source,
 	return sf_policy_apply_src(cur, source, SF_SRC_TEXT, text, len, out, err);
 }
 
+/* ---- origins (sf_policy_set_origins) ---- */
+
+struct origin {
+	uint32_t line;
+	const char *src, *text; /* src NULL: the previous entry's; text NULL: none */
+	size_t src_len, text_len;
+};
+
+static int read_num(const char **s, uint64_t *v)
+{
+	const char *p = *s;
+
+	*v = 0;
+	for (; *p >= '0' && *p <= '9' && *v <= UINT32_MAX; p++)
+		*v = *v * 10 + (uint64_t)(*p - '0');
+	if (p == *s || *v > UINT32_MAX)
+		return -1;
+	*s = p;
+	return 0;
+}
+
+/* LEN:BYTES, none of them NUL. */
+static int read_counted(const char **s, const char **str, size_t *len)
+{
+	uint64_t n, i;
+
+	if (read_num(s, &n) < 0 || **s != ':')
+		return -1;
+	for (i = 0; i < n; i++)
+		if ((*s)[1 + i] == '\0')
+			return -1;
+	*str = *s + 1;
+	*len = (size_t)n;
+	*s += 1 + n;
+	return 0;
+}
+
+static int read_origin(const char **s, struct origin *o)
+{
+	uint64_t line;
+
+	o->src = o->text = NULL;
+	o->src_len = o->text_len = 0;
+	if (read_num(s, &line) < 0)
+		return -1;
+	o->line = (uint32_t)line;
+	if (**s == '@' && (++*s, read_counted(s, &o->src, &o->src_len) < 0))
+		return -1;
+	if (**s == '-') {
+		++*s;
+		return 0;
+	}
+	if (**s != '=')
+		return -1;
+	++*s;
+	return read_counted(s, &o->text, &o->text_len);
+}
+
+/* The bytes the map's strings take, or -1 when it is not one entry per
+ * filter of p. */
+static long origins_size(const struct sf_policy *p, const char *map)
+{
+	struct origin o;
+	uint32_t n = 0;
+	long bytes = 0;
+
+	while (*map) {
+		if (read_origin(&map, &o) < 0 || (n == 0 && !o.src) || ++n > p->nfilters)
+			return -1;
+		bytes += (long)(o.src ? o.src_len + 1 : 0) + (long)(o.text ? o.text_len + 1 : 0);
+	}
+	return n == p->nfilters ? bytes : -1;
+}
+
+static uint32_t put_string(char *strings, uint32_t *end, const char *s, size_t len)
+{
+	uint32_t at = *end;
+
+	memcpy(strings + at, s, len);
+	strings[at + len] = '\0';
+	*end += (uint32_t)len + 1;
+	return at;
+}
+
+/* A block's arrays are at the same offsets in its copy. */
+#define REBASE(np, p, field) \
+	((np)->field = (p)->field ? (void *)((char *)(np) + ((const char *)(p)->field - (const char *)(p))) : NULL)
+
+int sf_policy_set_origins(struct sf_policy **pp, const char *map)
+{
+	struct sf_policy *p = *pp, *np;
+	long extra = origins_size(p, map);
+	uint32_t end, src = 0, k;
+	struct sf_filter *filters;
+	char *strings;
+
+	if (extra < 0)
+		return -EINVAL;
+	if (!p->nfilters)
+		return 0; /* nothing to copy for */
+	np = sf_mem_alloc(p->size + (size_t)extra);
+	if (!np)
+		return -ENOMEM;
+	memcpy(np, p, p->size);
+	np->size = p->size + (size_t)extra;
+	REBASE(np, p, idx);
+	REBASE(np, p, filters);
+	REBASE(np, p, nodes);
+	REBASE(np, p, tests);
+	REBASE(np, p, strings);
+	filters = (struct sf_filter *)np->filters;
+	strings = (char *)np->strings;
+	end = (uint32_t)(p->size - (size_t)(p->strings - (const char *)p));
+	/* in the map's order: freeze stores them so */
+	for (k = 0; k < np->nfilters; k++) {
+		struct sf_filter *f = &filters[k];
+		struct origin o;
+		read_origin(&map, &o); /* checked by origins_size */
+		if (o.src)
+			src = put_string(strings, &end, o.src, o.src_len);
+		f->line = o.line;
+		f->source = src;
+		f->text = o.text ? put_string(strings, &end, o.text, o.text_len) : SF_NO_TEXT;
+	}
+	p->landlock = NULL; /* np's now */
+	sf_policy_free(p);
+	*pp = np;
+	return 0;
+}
+
 void sf_policy_free(struct sf_policy *p)
 {
 	if (!p)

@@ -239,6 +239,20 @@ size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap);
  * prints it canonically.  snprintf-like, as sf_policy_print. */
 size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap);
 
+/* Where each filter was written: what an exec'd image, which parses the
+ * short form, needs to quote its rules as their source wrote them, at
+ * their source's line.  One entry per filter, in number order then rule
+ * order (the order of p->filters, in which the short form prints them): LINE, `@LEN:SOURCE` when the source differs from the previous
+ * entry's, `=LEN:TEXT` or `-` (no text).  Empty for a policy without
+ * filters.  snprintf-like. */
+size_t sf_policy_print_origins(const struct sf_policy *p, char *buf, size_t cap);
+
+/* A copy of *pp with its filters' lines, sources and texts from such a
+ * map, which replaces *pp (freed).  -EINVAL when the map does not fit
+ * the policy (not one entry per filter, malformed), -ENOMEM: *pp is then
+ * unchanged. */
+int sf_policy_set_origins(struct sf_policy **pp, const char *map);
+
 /* One filter's expression, with the argument names of syscall nr. */
 size_t sf_filter_print(const struct sf_policy *p, unsigned nr,
 		       const struct sf_filter *f, char *buf, size_t cap);

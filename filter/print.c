@@ -17,6 +17,8 @@
  * one argument side by side in a `||` chain are a set: `fd in {1, 2}`.
  * The short form an exec'd image parses keeps plain numbers (no table
  * look-ups at every exec), and its sets. */
+#include <string.h>
+
 #include "decode.h"
 #include "internal.h"
 #include "uring.h"
@@ -455,5 +457,43 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 		print_rules(&o, p, &sf_syscalls[sf_syscall_row[special[k]]], &p->sys[special[k]], 0,
 			    0);
 	sf_ll_print(&o, p->landlock);
+	return sf_out_end(&o);
+}
+
+/* The origin map's entry of one filter (policy.h): its line, its source
+ * when the previous entry's differs, its text or `-`. */
+static void print_origin(struct sf_out *o, const struct sf_policy *p,
+			 const struct sf_filter *f, const char **last)
+{
+	const char *src = sf_filter_source(p, f), *text = sf_filter_text(p, f);
+
+	sf_out_u64(o, f->line, 10);
+	if (!*last || strcmp(*last, src) != 0) {
+		sf_out_str(o, "@");
+		sf_out_u64(o, strlen(src), 10);
+		sf_out_str(o, ":");
+		sf_out_str(o, src);
+		*last = src;
+	}
+	if (text) {
+		sf_out_str(o, "=");
+		sf_out_u64(o, strlen(text), 10);
+		sf_out_str(o, ":");
+		sf_out_str(o, text);
+	} else {
+		sf_out_str(o, "-");
+	}
+}
+
+size_t sf_policy_print_origins(const struct sf_policy *p, char *buf, size_t cap)
+{
+	struct sf_out o = { buf, cap, 0 };
+	const char *last = NULL;
+	uint32_t k;
+
+	/* A block holds its filters in number order, then rule order
+	 * (apply.c's freeze) */
+	for (k = 0; k < p->nfilters; k++)
+		print_origin(&o, p, &p->filters[k], &last);
 	return sf_out_end(&o);
 }

@@ -349,6 +349,21 @@ static char *env_entry(const char *name, const char *a, const char *sep, const c
 	return e;
 }
 
+/* Where the text's filters were written (its source, <command-line> for
+ * -e, rather than the SECFILTER_POLICY it travels in), and, when the
+ * library is handed p's canonical text, their lines and texts as
+ * written. */
+static char *origins_entry(const struct sf_policy *p)
+{
+	size_t len = sf_policy_print_origins(p, NULL, 0);
+	char *map = xmalloc(len + 1), *e;
+
+	sf_policy_print_origins(p, map, len + 1);
+	e = env_entry("SECFILTER_ORIGINS", map, "", "");
+	free(map);
+	return e;
+}
+
 /* PROG's environment in interposition mode: ours, with run's settings in
  * place of any inherited ones.  *own is the index of the first entry
  * allocated here (free_env frees from there). */
@@ -357,7 +372,7 @@ static char **interpose_env(const struct run *r, size_t *own)
 	static const char *const drop[] = {
 		"LD_PRELOAD", "SECFILTER_POLICY", "SECFILTER_POLICY_FILE",
 		"SECFILTER_ACTION", "SECFILTER_MODE", "SECFILTER_HANDSHAKE",
-		"SECFILTER_SUPERVISOR", SF_LL_FACT_VAR,
+		"SECFILTER_SUPERVISOR", "SECFILTER_ORIGINS", SF_LL_FACT_VAR,
 	};
 	const char *old = getenv("LD_PRELOAD");
 	size_t n = 0, k = 0, i;
@@ -381,6 +396,10 @@ static char **interpose_env(const struct run *r, size_t *own)
 		env[k++] = env_entry("SECFILTER_POLICY_FILE", r->in.path, "", "");
 	else
 		env[k++] = env_entry("SECFILTER_POLICY", r->in.text, "", "");
+	if (!r->in.path && r->policy->nfilters &&
+	    sizeof("SECFILTER_ORIGINS=") + sf_policy_print_origins(r->policy, NULL, 0) <=
+		    ENV_STRING_MAX)
+		env[k++] = origins_entry(r->policy); /* or the text's own origins */
 	if (r->log)
 		env[k++] = env_entry("SECFILTER_ACTION", r->log == LOG_FULL ? "log-full" : "log", "", "");
 	snprintf(fd, sizeof(fd), "%d", r->hs[1]);

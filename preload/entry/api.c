@@ -45,22 +45,45 @@ static const char *skip_pending_line(const char *text)
 	return sf_startswith(text, line) ? text + sizeof line - 1 : text;
 }
 
+/* The kernel's limit on one environment string (MAX_ARG_STRLEN). */
+#define SF_ENV_STRING_MAX (32 * 4096)
+
+/* The length of p's origin map, 0 when it has no filter or when the
+ * string would be past the kernel's limit, which would make the exec fail
+ * (the image then cites the short form's origins). */
+static size_t origins_len(const struct sf_policy *p, size_t prefix)
+{
+	size_t n = p->nfilters ? sf_policy_print_origins(p, NULL, 0) : 0;
+
+	return prefix + n > SF_ENV_STRING_MAX ? 0 : n;
+}
+
 /* "SECFILTER_POLICY=<text>" for exec: in the new image the policy is in
  * force, so a pending marker is dropped.  The text is the policy's short
  * form: what every exec'd image parses (for '*: 1', one rule rather than
- * the canonical 383). */
-static char *env_text(const char *text, size_t len)
+ * the canonical 383).  Right after it, in the same allocation (one
+ * pointer, published at once), "SECFILTER_ORIGINS=<map>" (filter/policy.h)
+ * that gives the image's filters their source's lines and texts back:
+ * empty when the policy has no filter, and there all the same, to tell
+ * the image its policy was handed on (it does not warn again). */
+static char *env_text(const struct sf_policy *p, const char *text, size_t len)
 {
-	static const char prefix[] = "SECFILTER_POLICY=";
+	static const char prefix[] = "SECFILTER_POLICY=", oprefix[] = "SECFILTER_ORIGINS=";
 	const char *body = skip_pending_line(text);
 	size_t blen = len - (size_t)(body - text);
-	char *s = sf_mem_alloc(sizeof prefix + blen);
+	size_t olen = origins_len(p, sizeof oprefix);
+	size_t size = sizeof prefix + blen + sizeof oprefix + olen;
+	char *s = sf_mem_alloc(size), *o;
 
 	if (!s)
 		return NULL;
 	sf_memcpy(s, prefix, sizeof prefix - 1);
 	sf_memcpy(s + sizeof prefix - 1, body, blen);
 	s[sizeof prefix - 1 + blen] = '\0';
+	o = s + sizeof prefix + blen;
+	sf_memcpy(o, oprefix, sizeof oprefix);
+	if (olen)
+		sf_policy_print_origins(p, o + sizeof oprefix - 1, olen + 1);
 	return s;
 }
 
@@ -154,7 +177,7 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 	if (text) {
 		if (text != small)
 			sf_policy_print_short(p, text, len + 1);
-		pub->env = env_text(text, len);
+		pub->env = env_text(p, text, len);
 		pub->m = new_state_mapping(text, len, &pub->size);
 		if (text != small)
 			sf_mem_free(text, len + 1);

@@ -18,7 +18,8 @@
 #include "notify.h"
 
 struct env_in {
-	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm;
+	const char *policy, *policy_file, *action, *log, *mode, *handshake, *supervisor, *comm,
+		*origins;
 	const char *landlock; /* the layers entered already (landlock.c) */
 	const char *audit; /* LD_AUDIT's value, if set */
 };
@@ -58,6 +59,7 @@ static void read_env(struct env_in *e, char **env)
 		       take(s, "ACTION", &e->action) || take(s, "LOG", &e->log) ||
 		       take(s, "MODE", &e->mode) || take(s, "HANDSHAKE", &e->handshake) ||
 		       take(s, "COMM", &e->comm) || take(s, "SUPERVISOR", &e->supervisor) ||
+		       take(s, "ORIGINS", &e->origins) ||
 		       take(s, "LANDLOCK", &e->landlock)); /* SF_LL_FACT_VAR */
 	}
 }
@@ -334,9 +336,36 @@ void sf_apply_error(const struct sf_error *err)
 	__builtin_unreachable();
 }
 
-static const struct sf_policy *load_policy(const struct env_in *e)
+/* A warning of the policy's parse (filter/'s sf_diag: `in` on an
+ * argument that is no flag word, a program that cannot exit), where
+ * reports go; the errors are apply_error's. */
+static void warn_at_load(void *ctx, int warning, const struct sf_error *e)
+{
+	size_t n = sf_strlen(e->text);
+
+	(void)ctx;
+	if (!warning || !n)
+		return;
+	sf_log_emit(e->text, n);
+	if (e->text[n - 1] != '\n')
+		sf_log_emit("\n", 1);
+}
+
+/* The policy's warnings are the user's to read once, in the first image:
+ * not in one a filtered image exec'd (its parent hands on
+ * SECFILTER_ORIGINS with the short form, every time; trusted mode's
+ * images, which read the user's policy again, have inherited the filter),
+ * nor under run (the handshake's), which printed them as it parsed the
+ * policy itself. */
+static int warns_at_load(const struct env_in *e)
+{
+	return !e->origins && !e->handshake;
+}
+
+static const struct sf_policy *load_policy(const struct env_in *e, int warn)
 {
 	struct sf_policy *p = NULL;
+	struct sf_diag diag = { .emit = warn_at_load };
 	struct sf_error err;
 	const char *text = e->policy, *source = "SECFILTER_POLICY";
 	size_t len, cap = 0;
@@ -353,14 +382,18 @@ static const struct sf_policy *load_policy(const struct env_in *e)
 	sf_memset(&err, 0, sizeof err);
 	/* A file's name says its syntax: a minijail .policy file, an OCI
 	 * .json profile, or secfilter's language (secfilter(7)). */
-	r = sf_policy_apply_syntax(NULL, source, e->policy_file ? SF_SRC_FILE : SF_SRC_TEXT,
-				   e->policy_file ? sf_syntax_of(e->policy_file)
-						  : SF_SYNTAX_SECFILTER,
-				   text, len, &p, &err);
+	r = sf_policy_apply_diag(NULL, source, e->policy_file ? SF_SRC_FILE : SF_SRC_TEXT,
+				 e->policy_file ? sf_syntax_of(e->policy_file) : SF_SYNTAX_SECFILTER,
+				 text, len, &p, &err, warn ? &diag : NULL);
 	if (buf)
 		sf_unpages(buf, cap);
 	if (r < 0)
 		sf_apply_error(&err);
+	/* The text a parent handed on (its short form, or run's canonical
+	 * text): its filters' origins are where the user wrote them.  A map
+	 * that does not fit leaves the text's own. */
+	if (e->origins && !e->policy_file)
+		(void)sf_policy_set_origins(&p, e->origins);
 	return p;
 }
 
@@ -589,13 +622,6 @@ int sf_boot_trusted(void)
 				 "SECFILTER_MODE=trusted");
 		return 0;
 	}
-	p = (struct sf_policy *)load_policy(&e);
-	if (p->pending) {
-		sf_policy_free(p);
-		return 0;
-	}
-	resolve_lib_path(e.audit ? e.audit : "");
-	sf_cfg.active = 1;
 	/* An image exec'd under trusted mode starts under the filter it
 	 * inherited: the library's own optional calls then ask the policy
 	 * first (the state `show` reads, the second copy of the filter), and
@@ -604,6 +630,13 @@ int sf_boot_trusted(void)
 		inherited = sf_guard_inherited(&old);
 	else
 		sf_fatal("secfilter: cannot read SIGSYS's action");
+	p = (struct sf_policy *)load_policy(&e, warns_at_load(&e) && !inherited);
+	if (p->pending) {
+		sf_policy_free(p);
+		return 0;
+	}
+	resolve_lib_path(e.audit ? e.audit : "");
+	sf_cfg.active = 1;
 	if (!inherited)
 		sf_log_check();
 	if (sf_install_sigsys(&old) < 0)
@@ -647,7 +680,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	sf_log_check();
 	if (e.comm)
 		set_comm(e.comm);
-	p = load_policy(&e);
+	p = load_policy(&e, warns_at_load(&e));
 	resolve_lib_path(NULL);
 	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending)
 		need_audit(e.audit != NULL);

@@ -32,10 +32,40 @@ void sf_die(void)
 	}
 }
 
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+extern const char _end[] __attribute__((visibility("hidden")));
+
+static int same_code(const uint64_t *a, const uint64_t *b)
+{
+	return a[0] == b[0] && a[1] == b[1];
+}
+
+/* ip, in an object loaded at bias, is the library's restorer: ours, or
+ * another copy's (trusted mode loads the library as an audit module too,
+ * and a handler returns through the copy that installed it): the same
+ * place in the object, the same code. */
+static int at_restorer(uint64_t ip, uintptr_t bias)
+{
+	const uintptr_t ours = (uintptr_t)sf_restorer_checked;
+
+	return ip == ours || (ip - bias == ours - (uintptr_t)__ehdr_start &&
+			      same_code((const uint64_t *)ip, (const uint64_t *)ours));
+}
+
+/* Where a frame's source line is: a caller's ip is its return address,
+ * the instruction after the call, maybe on the next line: the call is
+ * one byte earlier.  Not where the code stopped exactly (interrupted by
+ * a signal), nor at the library's restorer, whose byte before is the
+ * nop its unwind information covers, not a call. */
+static uint64_t line_ip(const struct sf_unw *u, uint64_t ip, uintptr_t bias)
+{
+	return u->exact_ip || at_restorer(ip, bias) ? ip : ip - 1;
+}
+
 static void put_frame(struct sf_buf *b, struct sf_unw *u, int i, uint64_t ip)
 {
 	char name[512];
-	uintptr_t bias;
+	uintptr_t bias = 0;
 	int obj = sf_unw_object(u, ip, name, sizeof name, &bias), have = obj >= 0;
 
 	sf_puts(b, "      #");
@@ -54,13 +84,11 @@ static void put_frame(struct sf_buf *b, struct sf_unw *u, int i, uint64_t ip)
 		sf_puts(b, name);
 		sf_putc(b, ')');
 		/* the main program's name is argv[0], maybe not a path */
-		sf_src_line(obj == 1 ? "/proc/self/exe" : name, ip - bias, b, sf_may_call);
+		sf_src_line(obj == 1 ? "/proc/self/exe" : name, line_ip(u, ip, bias) - bias, b,
+			    sf_may_call);
 	}
 	sf_putc(b, '\n');
 }
-
-extern const char __ehdr_start[] __attribute__((visibility("hidden")));
-extern const char _end[] __attribute__((visibility("hidden")));
 
 /* The library's own frames are not the program's: a program handler that
  * ran while the SIGSYS handler issued a call (raise's kill) returns

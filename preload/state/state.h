@@ -58,8 +58,15 @@ extern const struct sf_policy *sf_enforce;
  * filter denies traps in between, and its report must name the rule that
  * denied it, which the older sf_cur may not have.  NULL: sf_cur's. */
 extern const struct sf_policy *sf_kpol;
-/* What exec passes on: "SECFILTER_POLICY=<canonical text, not pending>". */
+/* What exec passes on: "SECFILTER_POLICY=<canonical text, not pending>",
+ * then, after its NUL, "SECFILTER_ORIGINS=<map>" (entry/api.c). */
 extern const char *sf_env_policy;
+
+/* The origins that follow a published SECFILTER_POLICY. */
+static inline const char *sf_env_origins(const char *env_policy)
+{
+	return env_policy + sf_strlen(env_policy) + 1;
+}
 
 static inline const struct sf_policy *sf_enforcing(void)
 {

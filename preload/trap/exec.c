@@ -12,7 +12,8 @@
  * itself, as it always does.
  *
  * A dynamic image gets LD_PRELOAD=<this library> and nothing else
- * preloaded, SECFILTER_POLICY=<canonical text of the current policy> and
+ * preloaded, SECFILTER_POLICY=<canonical text of the current policy>,
+ * SECFILTER_ORIGINS=<where its filters were written>, and
  * the current action, log and mode (and run's SECFILTER_SUPERVISOR, if it
  * was given, and SECFILTER_REWRITE=0 when rewriting is off); the loader's
  * variables that run code
@@ -585,6 +586,12 @@ static size_t count_vec(char *const *v)
 	return n;
 }
 
+/* What fill_env puts before the program's own entries, at the most, and
+ * the NULL: LD_PRELOAD, the policy, its origins, the action, the log, the
+ * mode, the supervisor, the rewriter's setting, the Landlock fact, the
+ * name and LD_AUDIT. */
+#define OURS_ENV 12
+
 static void fill_env(char **out, char *const *envp, char *preload, int has_preload,
 		     char *comm, int with_us)
 {
@@ -593,7 +600,10 @@ static void fill_env(char **out, char *const *envp, char *preload, int has_prelo
 	if (has_preload)
 		out[k++] = preload;
 	if (with_us) {
-		out[k++] = (char *)__atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
+		const char *policy = __atomic_load_n(&sf_env_policy, __ATOMIC_ACQUIRE);
+		out[k++] = (char *)policy;
+		if (policy)
+			out[k++] = (char *)sf_env_origins(policy);
 		out[k++] = sf_cfg.env_action;
 		if (sf_cfg.env_log)
 			out[k++] = (char *)sf_cfg.env_log;
@@ -783,9 +793,9 @@ long sf_exec(struct sf_call *c)
 		return -EFAULT; /* read whole, below */
 	nenv = count_vec(r.envp);
 	nargv = count_vec(r.argv);
-	/* environment (ours: up to 11 entries with its NULL) and arguments;
-	 * the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
-	off = (nenv + 11 + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
+	/* environment (ours: up to OURS_ENV entries with its NULL) and
+	 * arguments; the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
+	off = (nenv + OURS_ENV + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
 	size = off + sizeof *pl + sf_strlen(sf_str(sf_cfg.lib_path)) +
 	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
 	buf = buf_get(size);
@@ -793,7 +803,7 @@ long sf_exec(struct sf_call *c)
 		return -ENOMEM;
 	mem = buf + BUF_HEAD;
 	env = (char **)mem;
-	argv = env + nenv + 11;
+	argv = env + nenv + OURS_ENV;
 	pl = (struct plan *)(mem + off);
 	off += sizeof *pl;
 	plan_init(pl);

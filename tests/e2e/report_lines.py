@@ -6,7 +6,11 @@ report_lines.py REPORT...
 Each frame of each backtrace in the REPORT files that names an object
 file is looked up with `addr2line -e OBJECT OFFSET`, at the address the
 library's line reader (filter/dwline.c) was given: the frame's ip less
-the object's load bias.  The bias is not in the report; it comes from the
+the object's load bias, less one where the ip is a return address (the
+call is the byte before, maybe on an earlier line, as gdb looks it up).
+The ip is exact, used as it is, in the frame a signal interrupted (the
+one after the library's restorer, `sf_restorer_checked`) and in the
+restorer's own frame (the byte before it is not a call).  The bias is not in the report; it comes from the
 frames' `symbol+0xoff` and the symbol's value as nm reads it, and every
 named frame of one object in one backtrace must give the same bias.
 
@@ -125,13 +129,31 @@ def same_file(got, want):
     return got == want or want.endswith("/" + got)
 
 
-def check_object(obj, frames, errors):
+RESTORER = "sf_restorer_checked"
+
+
+def frame_name(m):
+    return m.group(3).rpartition("+0x")[0] or m.group(3)
+
+
+def lookup_ips(bt):
+    """Each frame's ip as the report looks its line up."""
+    out, after_restorer = {}, False
+    for m in bt:
+        ip = int(m.group(2), 16)
+        exact = after_restorer or frame_name(m) == RESTORER
+        out[id(m)] = ip if exact else ip - 1
+        after_restorer = frame_name(m) == RESTORER
+    return out
+
+
+def check_object(obj, frames, look, errors):
     """Compares the frames of one object in one backtrace; returns the
     number of lines that agree."""
     if not has_line_table(obj) and all(m.group(5) is None for m in frames):
         return 0  # nothing either reader could name here
     bias = bias_of(obj, frames)
-    addrs = [int(m.group(2), 16) - bias for m in frames]
+    addrs = [look[id(m)] - bias for m in frames]
     answers = addr2line(obj, addrs)
     if len(answers) != len(addrs):
         raise ValueError("addr2line gave %d answers for %d addresses" % (len(answers), len(addrs)))
@@ -153,7 +175,7 @@ def check_object(obj, frames, errors):
 def check_file(path, errors):
     lines = frames = 0
     for bt in backtraces(path):
-        by_object = {}
+        by_object, look = {}, lookup_ips(bt)
         for m in bt:
             frames += 1
             obj = object_file(m.group(4)) if m.group(4) else None
@@ -164,7 +186,7 @@ def check_file(path, errors):
             by_object.setdefault(obj, []).append(m)
         for obj, group in by_object.items():
             try:
-                lines += check_object(obj, group, errors)
+                lines += check_object(obj, group, look, errors)
             except ValueError as e:
                 errors.append("%s: %s" % (obj, e))
     return lines, frames

@@ -7,7 +7,9 @@
  * policy must either narrow or fail whole: no call may get a weaker
  * outcome (run < log < errno < trap < kill).  With diagnostics (every
  * error, warnings) the parse decides the same and its first error is the
- * same.  @include is refused here
+ * same.  The short form given the policy's origin map (SECFILTER_ORIGINS)
+ * has its filters' lines, sources and texts; the input as a map is taken
+ * or refused, never a crash.  @include is refused here
  * (SF_SRC_NO_INCLUDE): the fuzzer is not to read the machine's files.
  * Run with `make fuzz`. */
 #include <stdint.h>
@@ -20,6 +22,45 @@
 #include "fuzz_print.h"
 
 static struct sf_policy *base;
+
+/* p's origin map, given to its short form's parse *q: each filter is
+ * where p's was written again. */
+static void check_origins(const struct sf_policy *p, struct sf_policy **q)
+{
+	size_t len = sf_policy_print_origins(p, NULL, 0);
+	char *map = malloc(len + 1);
+	uint32_t k;
+
+	sf_policy_print_origins(p, map, len + 1);
+	if (sf_policy_set_origins(q, map) != 0)
+		abort();
+	for (k = 0; k < p->nfilters; k++) {
+		const char *want = sf_filter_text(p, &p->filters[k]);
+		const char *got = sf_filter_text(*q, &(*q)->filters[k]);
+		if ((*q)->filters[k].line != p->filters[k].line || !want != !got ||
+		    (want && strcmp(want, got) != 0) ||
+		    strcmp(sf_filter_source(p, &p->filters[k]), sf_filter_source(*q, &(*q)->filters[k])))
+			abort();
+	}
+	free(map);
+}
+
+/* Any bytes as an origin map: refused whole, or taken, never a crash. */
+static void any_origins(const uint8_t *data, size_t size)
+{
+	char *map = malloc(size + 1);
+	static const char text[] = "read: fd == 0; write: fd == 1";
+	struct sf_policy *p;
+	struct sf_error err;
+
+	memcpy(map, data, size);
+	map[size] = '\0';
+	if (sf_policy_apply(NULL, "<base>", text, sizeof(text) - 1, &p, &err) != 0)
+		abort();
+	(void)sf_policy_set_origins(&p, map);
+	sf_policy_free(p);
+	free(map);
+}
 
 /* The short form (what exec'd images get) is the same policy, and no
  * longer than the canonical text. */
@@ -37,6 +78,9 @@ static void check_printed(const struct sf_policy *p)
 	    sf_policy_apply_src(NULL, "<short>", SF_SRC_NO_INCLUDE, s, sn, &q, &err) != 0 ||
 	    q->pending != p->pending || sf_policy_print(q, b, n + 1) != n || memcmp(a, b, n) != 0)
 		abort(); /* the short form is another policy, or longer */
+	check_origins(p, &q);
+	if (sf_policy_print(q, b, n + 1) != n || memcmp(a, b, n) != 0)
+		abort(); /* the origins changed the policy */
 	sf_policy_free(q);
 	free(s);
 	free(a);
@@ -120,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = sf_policy_apply_src(NULL, "<fuzz>", SF_SRC_NO_INCLUDE, (const char *)data, size, &p,
 				 &err);
 	check_diag(data, size, rc, &err);
+	any_origins(data, size);
 	if (rc == 0) {
 		check_printed(p);
 		decide_some(p, data, size);

@@ -3,6 +3,7 @@
  * policies.  "Is p" is checked two ways: the re-printed text is identical,
  * and both blocks decide alike on a set of argument vectors.  The short
  * form (what exec'd images get) parses to p as well. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,6 +72,47 @@ static const char *const corpus[] = {
 	"landlock.layer: 1\nlandlock.layer: 1\nnet.connect: 443",
 };
 
+/* The short form, parsed under another source's name, given p's origin
+ * map: each filter is where p's was written again (line, source, text),
+ * and the policy is still p (the block's copy reads alike). */
+static void check_origins(const struct sf_policy *p, const char *shorter, size_t n,
+			  const char *canonical)
+{
+	size_t len = sf_policy_print_origins(p, NULL, 0);
+	char *map = malloc(len + 1);
+	struct sf_policy *r;
+	struct sf_error err;
+	uint32_t k;
+
+	assert_non_null(map);
+	assert_int_equal(sf_policy_print_origins(p, map, len + 1), len);
+	assert_int_equal(sf_policy_apply(NULL, "SHORT", shorter, n, &r, &err), 0);
+	assert_int_equal(r->nfilters, p->nfilters);
+	assert_int_equal(len == 0, p->nfilters == 0);
+	assert_int_equal(sf_policy_set_origins(&r, map), 0);
+	for (k = 0; k < p->nfilters; k++) {
+		const char *want = sf_filter_text(p, &p->filters[k]);
+		const char *got = sf_filter_text(r, &r->filters[k]);
+		assert_int_equal(r->filters[k].line, p->filters[k].line);
+		assert_string_equal(sf_filter_source(r, &r->filters[k]),
+				    sf_filter_source(p, &p->filters[k]));
+		assert_true(!want == !got);
+		if (want)
+			assert_string_equal(got, want);
+	}
+	assert_string_equal(t_print(r), canonical);
+	/* one entry too many, or too few: refused, r unchanged */
+	map = realloc(map, len + 8);
+	assert_non_null(map);
+	strcpy(map + len, "1@1:x-");
+	assert_int_equal(sf_policy_set_origins(&r, map), -EINVAL);
+	if (len)
+		assert_int_equal(sf_policy_set_origins(&r, ""), -EINVAL);
+	assert_string_equal(t_print(r), canonical);
+	free(map);
+	sf_policy_free(r);
+}
+
 static void check_round_trip(const char *text)
 {
 	struct sf_policy *p = t_parse(NULL, text);
@@ -96,6 +138,7 @@ static void check_round_trip(const char *text)
 	assert_true(!p->uring_named || r->uring_named ||
 		    !p->sys[sf_syscall_lookup("io_uring_setup", 14)->nr].allowed);
 	sf_policy_free(r);
+	check_origins(p, shorter, n, once);
 	assert_int_equal(p->pending, q->pending);
 	assert_int_equal(p->dflt, q->dflt);
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
