@@ -176,6 +176,16 @@ void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what
 	return state;
 }
 
+void sf_front_free(void *state, size_t size, struct sf_front_vecs *v, size_t elem)
+{
+	unsigned i;
+
+	for (i = 0; i < SF_NR_COUNT; i++)
+		sf_vec_free(&v->nr[i], elem);
+	sf_vec_free(&v->ops, sizeof(uint32_t));
+	sf_mem_free(state, size);
+}
+
 int sf_ast_ll_item(struct sf_ast *ast, const struct sf_ll_item *it, uint32_t *idx)
 {
 	struct sf_ll_item *slot = sf_vec_push(&ast->ll, sizeof(*slot), SF_LL_MAX_RULES);

@@ -147,6 +147,15 @@ int sf_front_start(struct sf_ast *ast, uint32_t src, int how, const char *what,
  * ring_check).  NULL with *rc and err set when either fails. */
 void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what, size_t size,
 		     struct sf_error *err, int *rc);
+/* What both foreign front ends collect while reading: each syscall's
+ * rules (elem bytes each, the front end's own type), and the operands of
+ * the chain being built.  Their states embed it. */
+struct sf_front_vecs {
+	struct sf_vec nr[SF_NR_COUNT];
+	struct sf_vec ops; /* uint32_t */
+};
+/* Frees v's vectors, then the state (size bytes) that holds them. */
+void sf_front_free(void *state, size_t size, struct sf_front_vecs *v, size_t elem);
 
 /* Building a tree without text.  Each returns 0, -ENOMEM, or -E2BIG past
  * the limits (MAX_NODES, MAX_RULES), with no message: the caller knows

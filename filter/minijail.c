@@ -75,10 +75,9 @@ struct mj {
 	int how;
 	int denylist;
 	uint16_t dflt;       /* the policy's default action */
-	struct sf_vec lists[SF_NR_COUNT]; /* struct mfilter */
+	struct sf_front_vecs v; /* v.nr: struct mfilter */
 	uint16_t order[SF_NR_COUNT];      /* syscalls in order of first mention */
 	unsigned norder;
-	struct sf_vec ops;   /* uint32_t, for chains */
 };
 
 static int mfail(struct mj *m, const struct mfile *f, const struct mtok *t, const char *fmt, ...)
@@ -472,7 +471,7 @@ static int parse_value(struct mj *m, struct mfile *f, uint64_t *v)
 
 static int push_op(struct mj *m, const struct mfile *f, uint32_t node)
 {
-	uint32_t *slot = sf_vec_push(&m->ops, sizeof(node), UINT32_MAX);
+	uint32_t *slot = sf_vec_push(&m->v.ops, sizeof(node), UINT32_MAX);
 
 	if (!slot)
 		return oom(m, f, -ENOMEM);
@@ -483,10 +482,10 @@ static int push_op(struct mj *m, const struct mfile *f, uint32_t node)
 static int chain(struct mj *m, const struct mfile *f, enum sf_kind kind, uint32_t base,
 		 uint32_t *out)
 {
-	int rc = sf_ast_chain(m->ast, kind, &SF_VEC_AT(&m->ops, uint32_t, base),
-			      m->ops.n - base, out);
+	int rc = sf_ast_chain(m->ast, kind, &SF_VEC_AT(&m->v.ops, uint32_t, base),
+			      m->v.ops.n - base, out);
 
-	m->ops.n = base;
+	m->v.ops.n = base;
 	return rc ? oom(m, f, rc) : 0;
 }
 
@@ -532,11 +531,11 @@ static int parse_atom(struct mj *m, struct mfile *f, uint32_t *out)
 /* argument-expression := clause { '||' clause }; clause := atom { '&&' atom } */
 static int parse_expression(struct mj *m, struct mfile *f, uint32_t *out)
 {
-	uint32_t obase = m->ops.n, abase, node;
+	uint32_t obase = m->v.ops.n, abase, node;
 	int rc;
 
 	do {
-		abase = m->ops.n;
+		abase = m->v.ops.n;
 		do {
 			if ((rc = parse_atom(m, f, &node)) || (rc = push_op(m, f, node)))
 				return rc;
@@ -708,11 +707,11 @@ static int add_filter(struct mj *m, struct mfile *f, unsigned nr, const struct m
 {
 	struct mfilter *slot;
 
-	if (m->lists[nr].n == 0)
+	if (m->v.nr[nr].n == 0)
 		m->order[m->norder++] = (uint16_t)nr;
-	slot = sf_vec_push(&m->lists[nr], sizeof(*slot), UINT16_MAX);
+	slot = sf_vec_push(&m->v.nr[nr], sizeof(*slot), UINT16_MAX);
 	if (!slot)
-		return oom(m, f, m->lists[nr].n >= UINT16_MAX ? -E2BIG : -ENOMEM);
+		return oom(m, f, m->v.nr[nr].n >= UINT16_MAX ? -E2BIG : -ENOMEM);
 	*slot = *flt;
 	return 0;
 }
@@ -1050,11 +1049,11 @@ static int rule(struct mj *m, const struct mfilter *at, const struct sf_rule *r0
 /* The filters of one syscall (see the top of this file). */
 static int emit_syscall(struct mj *m, unsigned nr)
 {
-	const struct mfilter *l = m->lists[nr].data;
-	const unsigned n = m->lists[nr].n;
+	const struct mfilter *l = m->v.nr[nr].data;
+	const unsigned n = m->v.nr[nr].n;
 	const struct mfilter *last = &l[n - 1];
 	struct sf_rule r = { .what = SF_R_SYSCALL, .nr = (uint16_t)nr };
-	const uint32_t allows = m->ops.n; /* the allowing expressions so far */
+	const uint32_t allows = m->v.ops.n; /* the allowing expressions so far */
 	uint32_t nallow = 0, node, neg, tmp, j;
 	uint16_t final;
 	unsigned i, uncond = n;
@@ -1092,32 +1091,32 @@ static int emit_syscall(struct mj *m, unsigned nr)
 			continue;
 		}
 		/* l[i]'s action where no allow matched before and l[i] does */
-		tmp = m->ops.n;
+		tmp = m->v.ops.n;
 		for (j = 0; j < nallow && !rc; j++)
-			rc = push_op(m, NULL, SF_VEC_AT(&m->ops, uint32_t, allows + j));
+			rc = push_op(m, NULL, SF_VEC_AT(&m->v.ops, uint32_t, allows + j));
 		if (!rc && !(rc = sf_ast_not(m->ast, l[i].expr, &neg)) && !(rc = push_op(m, NULL, neg)))
-			rc = sf_ast_chain(m->ast, SF_N_OR, &SF_VEC_AT(&m->ops, uint32_t, tmp),
-					  m->ops.n - tmp, &node);
-		m->ops.n = tmp;
+			rc = sf_ast_chain(m->ast, SF_N_OR, &SF_VEC_AT(&m->v.ops, uint32_t, tmp),
+					  m->v.ops.n - tmp, &node);
+		m->v.ops.n = tmp;
 		if (rc)
 			break;
 		r.rhs = SF_RHS_EXPR;
 		r.root = node;
 		r.action = l[i].action;
 		if ((rc = rule(m, &l[i], &r))) {
-			m->ops.n = allows;
+			m->v.ops.n = allows;
 			return rc;
 		}
 	}
-	m->ops.n = allows;
+	m->v.ops.n = allows;
 	if (!rc && final != ALLOW) {
 		/* false where nothing matched: the list's final action */
 		for (i = 0; i < uncond && !rc; i++)
 			rc = push_op(m, NULL, l[i].expr);
 		if (!rc)
-			rc = sf_ast_chain(m->ast, SF_N_OR, &SF_VEC_AT(&m->ops, uint32_t, allows),
+			rc = sf_ast_chain(m->ast, SF_N_OR, &SF_VEC_AT(&m->v.ops, uint32_t, allows),
 					  uncond, &node);
-		m->ops.n = allows;
+		m->v.ops.n = allows;
 		if (!rc) {
 			r.rhs = SF_RHS_EXPR;
 			r.root = node;
@@ -1160,7 +1159,6 @@ int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error
 {
 	int rc;
 	struct mj *m = sf_front_state(ast, src, how, "policy text", sizeof(*m), err, &rc);
-	unsigned i;
 
 	if (!m)
 		return rc;
@@ -1175,9 +1173,6 @@ int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error
 		rc = read_file(m, src, 1);
 	if (!rc)
 		rc = emit(m, src);
-	for (i = 0; i < SF_NR_COUNT; i++)
-		sf_vec_free(&m->lists[i], sizeof(struct mfilter));
-	sf_vec_free(&m->ops, sizeof(uint32_t));
-	sf_mem_free(m, sizeof(*m));
+	sf_front_free(m, sizeof(*m), &m->v, sizeof(struct mfilter));
 	return rc;
 }

@@ -83,8 +83,7 @@ struct oci {
 	uint16_t dflt;              /* secfilter's, or SF_ACTION_RUN for ALLOW */
 	int x86_64;                 /* architectures name SCMP_ARCH_X86_64 */
 	int max_nr;                 /* the highest number the profile names */
-	struct sf_vec rules[SF_NR_COUNT]; /* struct orule */
-	struct sf_vec ops;          /* uint32_t */
+	struct sf_front_vecs v;     /* v.nr: struct orule */
 };
 
 /* ---- messages ---- */
@@ -537,10 +536,10 @@ static int overlap(const struct orule *r1, const struct orule *r2)
 
 static int add_rule(struct oci *o, unsigned nr, const struct orule *r)
 {
-	struct orule *slot = sf_vec_push(&o->rules[nr], sizeof(*r), 1u << 16);
+	struct orule *slot = sf_vec_push(&o->v.nr[nr], sizeof(*r), 1u << 16);
 
 	if (!slot)
-		return oom(o, o->rules[nr].n >= (1u << 16) ? -E2BIG : -ENOMEM);
+		return oom(o, o->v.nr[nr].n >= (1u << 16) ? -E2BIG : -ENOMEM);
 	*slot = *r;
 	return 0;
 }
@@ -664,7 +663,7 @@ static int entry(struct oci *o, const struct sf_json *e)
 
 static int push_op(struct oci *o, uint32_t node)
 {
-	uint32_t *slot = sf_vec_push(&o->ops, sizeof(node), UINT32_MAX);
+	uint32_t *slot = sf_vec_push(&o->v.ops, sizeof(node), UINT32_MAX);
 
 	if (!slot)
 		return oom(o, -ENOMEM);
@@ -674,10 +673,10 @@ static int push_op(struct oci *o, uint32_t node)
 
 static int chain(struct oci *o, enum sf_kind kind, uint32_t base, uint32_t *out)
 {
-	int rc = sf_ast_chain(o->ast, kind, &SF_VEC_AT(&o->ops, uint32_t, base), o->ops.n - base,
+	int rc = sf_ast_chain(o->ast, kind, &SF_VEC_AT(&o->v.ops, uint32_t, base), o->v.ops.n - base,
 			      out);
 
-	o->ops.n = base;
+	o->v.ops.n = base;
 	return rc ? oom(o, rc) : 0;
 }
 
@@ -697,7 +696,7 @@ static int condition(struct oci *o, const struct cond *c, uint32_t *out)
 		[OP_NE] = SF_OP_NE, [OP_LT] = SF_OP_LT, [OP_LE] = SF_OP_LE, [OP_EQ] = SF_OP_EQ,
 		[OP_GE] = SF_OP_GE, [OP_GT] = SF_OP_GT,
 	};
-	uint32_t base = o->ops.n, node;
+	uint32_t base = o->v.ops.n, node;
 	uint64_t d = c->value2, m = c->value, b;
 	int rc;
 
@@ -716,7 +715,7 @@ static int condition(struct oci *o, const struct cond *c, uint32_t *out)
 /* A rule: its conditions AND-ed. */
 static int rule_expr(struct oci *o, const struct orule *r, uint32_t *out)
 {
-	uint32_t base = o->ops.n, node;
+	uint32_t base = o->v.ops.n, node;
 	unsigned i;
 	int rc;
 
@@ -754,10 +753,10 @@ static const char *action_text(uint16_t a, char *buf, size_t cap)
 /* The rules of one syscall as filters (see the top of the file). */
 static int emit_syscall(struct oci *o, unsigned nr)
 {
-	const struct orule *l = o->rules[nr].data;
-	const unsigned n = o->rules[nr].n;
+	const struct orule *l = o->v.nr[nr].data;
+	const unsigned n = o->v.nr[nr].n;
 	struct sf_rule r = { .what = SF_R_SYSCALL, .nr = (uint16_t)nr };
-	uint32_t base = o->ops.n, all, node, neg;
+	uint32_t base = o->v.ops.n, all, node, neg;
 	unsigned i, j;
 	int rc;
 
@@ -839,7 +838,7 @@ static int emit_all(struct oci *o, const struct sf_json *dflt_at)
 	if ((rc = emit(o, dflt_at, &r)))
 		return rc;
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
-		if (o->rules[nr].n && (rc = emit_syscall(o, nr)))
+		if (o->v.nr[nr].n && (rc = emit_syscall(o, nr)))
 			return rc;
 	/* runc's stub: past the highest number named, ENOSYS */
 	if (o->x86_64 && o->dflt != SF_ACTION_RUN && o->dflt != SF_ACTION_LOG && o->max_nr > 0) {
@@ -923,7 +922,6 @@ int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
 	int rc;
 	/* SF_SRC_TEXT: a profile includes nothing */
 	struct oci *o = sf_front_state(ast, src, SF_SRC_TEXT, "profile", sizeof(*o), err, &rc);
-	unsigned i;
 
 	if (!o)
 		return rc;
@@ -936,9 +934,6 @@ int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
 	if (!rc)
 		rc = profile(o);
 	sf_json_free(&o->doc);
-	for (i = 0; i < SF_NR_COUNT; i++)
-		sf_vec_free(&o->rules[i], sizeof(struct orule));
-	sf_vec_free(&o->ops, sizeof(uint32_t));
-	sf_mem_free(o, sizeof(*o));
+	sf_front_free(o, sizeof(*o), &o->v, sizeof(struct orule));
 	return rc;
 }

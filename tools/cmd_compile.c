@@ -175,61 +175,65 @@ static int write_output(const char *path, enum format f, const struct output *o)
 	return ok ? EX_SF_OK : EX_SF_FAIL;
 }
 
+/* compile's own options. */
+struct compile_args {
+	const char *output;
+	int drop_landlock;
+	enum format fmt;
+};
+
+static int take_option(void *ctx, int o, const char *arg)
+{
+	struct compile_args *a = ctx;
+
+	switch (o) {
+	case 'f':
+		if (parse_format(arg, &a->fmt) < 0)
+			return tool_usage_err("compile", "compile: unknown format '%s' "
+					      "(disasm, c, raw or oci)", arg);
+		return 0;
+	case 'o':
+		a->output = arg;
+		return 0;
+	default: /* 'L' */
+		a->drop_landlock = 1;
+		return 0;
+	}
+}
+
 int cmd_compile(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		TOOL_POLICY_LONGOPTS,
+	static const struct option own[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "drop-landlock", no_argument, NULL, 'L' },
-		TOOL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
 	};
+	struct compile_args a = { NULL, 0, FMT_DISASM };
+	const struct policy_cmd cmd = { "compile", usage, own, "f:o:", take_option, &a };
 	struct policy_args pol = POLICY_ARGS_INIT;
-	const char *output = NULL;
-	int drop_landlock = 0;
-	enum format fmt = FMT_DISASM;
 	struct sock_filter *prog;
 	struct policy_in in;
 	struct sf_policy *p;
 	unsigned len = 0;
-	int o, r;
+	int r;
 
-	while ((o = getopt_long(argc, argv, ":" TOOL_POLICY_SHORTOPTS "f:o:hV", opts, NULL)) != -1) {
-		if ((r = policy_option("compile", o, optarg, &pol)) >= 0) {
-			if (r)
-				return r;
-			continue;
-		}
-		switch (o) {
-		case 'f':
-			if (parse_format(optarg, &fmt) < 0)
-				return tool_usage_err("compile", "compile: unknown format '%s' "
-						      "(disasm, c, raw or oci)", optarg);
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'L':
-			drop_landlock = 1;
-			break;
-		default:
-			return tool_common_option("compile", o, argv, usage);
-		}
-	}
+	if ((r = policy_getopt(&cmd, argc, argv, &pol)))
+		return r;
 	if (optind < argc)
 		return tool_usage_err("compile", "compile: unexpected argument '%s'", argv[optind]);
 	r = policy_in_load(&in, "compile", pol.file, pol.expr, pol.syntax);
 	if (r)
 		return r;
 	r = policy_in_parse(&in, &p);
-	if (!r && (r = landlock_for_format(&in, p, fmt, drop_landlock)))
+	if (!r && (r = landlock_for_format(&in, p, a.fmt, a.drop_landlock)))
 		sf_policy_free(p);
 	if (r) {
 		policy_in_free(&in);
 		return r;
 	}
 	prog = xmalloc(SF_BPF_MAX * sizeof(*prog));
-	if (fmt == FMT_OCI) {
+	if (a.fmt == FMT_OCI) {
 		char why[1024];
 		struct output o = { NULL, 0, NULL, 0 };
 		char *text = NULL;
@@ -240,14 +244,14 @@ int cmd_compile(int argc, char **argv)
 			r = EX_SF_POLICY;
 		} else {
 			o.text = text;
-			r = write_output(output, fmt, &o);
+			r = write_output(a.output, a.fmt, &o);
 		}
 		free(text);
 	} else {
 		r = compile(&in, p, prog, &len);
 		if (r == 0) {
 			struct output o = { prog, len, NULL, 0 };
-			r = write_output(output, fmt, &o);
+			r = write_output(a.output, a.fmt, &o);
 		}
 	}
 	free(prog);

@@ -149,46 +149,45 @@ static int parse_env_defaults(struct run *r)
 	return 0;
 }
 
+static int take_option(void *ctx, int o, const char *arg)
+{
+	struct run *r = ctx;
+
+	switch (o) {
+	case 't':
+	case 'i':
+		if (r->mode_explicit)
+			return tool_usage_err("run", "run: --trusted and --interpose "
+					      "exclude each other");
+		r->mode = o == 't' ? MODE_TRUSTED : MODE_INTERPOSE;
+		r->mode_explicit = 1;
+		return 0;
+	default: /* 'l' */
+		if (arg && strcmp(arg, "full") != 0)
+			return tool_usage_err("run", "run: --log takes no value or 'full', "
+					      "not '%s'", arg);
+		r->log = arg ? LOG_FULL : LOG_LINES;
+		return 0;
+	}
+}
+
 static int parse_args(struct run *r, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		TOOL_POLICY_LONGOPTS,
+	static const struct option own[] = {
 		{ "trusted", no_argument, NULL, 't' },
 		{ "interpose", no_argument, NULL, 'i' },
 		{ "log", optional_argument, NULL, 'l' },
-		TOOL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
 	};
+	const struct policy_cmd cmd = { "run", usage, own, "+til", take_option, r };
 	struct policy_args pol = POLICY_ARGS_INIT;
-	int o, rc;
+	int rc;
 
 	r->pol = pol;
 	if ((rc = parse_env_defaults(r)))
 		return rc;
-	while ((o = getopt_long(argc, argv, "+:" TOOL_POLICY_SHORTOPTS "tilhV", opts, NULL)) != -1) {
-		if ((rc = policy_option("run", o, optarg, &r->pol)) >= 0) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		switch (o) {
-		case 't':
-		case 'i':
-			if (r->mode_explicit)
-				return tool_usage_err("run", "run: --trusted and --interpose "
-						      "exclude each other");
-			r->mode = o == 't' ? MODE_TRUSTED : MODE_INTERPOSE;
-			r->mode_explicit = 1;
-			break;
-		case 'l':
-			if (optarg && strcmp(optarg, "full") != 0)
-				return tool_usage_err("run", "run: --log takes no value or 'full', "
-						      "not '%s'", optarg);
-			r->log = optarg ? LOG_FULL : LOG_LINES;
-			break;
-		default:
-			return tool_common_option("run", o, argv, usage);
-		}
-	}
+	if ((rc = policy_getopt(&cmd, argc, argv, &r->pol)))
+		return rc;
 	if (optind >= argc)
 		return tool_usage_err("run", "run: no PROG given");
 	r->argv = argv + optind;

@@ -1,6 +1,7 @@
 /* Where a subcommand's policy comes from (-p FILE, -e TEXT, or the
  * environment the library itself reads) and how it is parsed. */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,9 @@ int syntax_by_name(const char *name)
 	return -1;
 }
 
-int policy_option(const char *cmd, int o, const char *arg, struct policy_args *a)
+/* Takes option o of cmd (its argument arg) into a when it is a policy
+ * option: returns 0, or the usage error's status; -1 when it is another. */
+static int policy_option(const char *cmd, int o, const char *arg, struct policy_args *a)
 {
 	switch (o) {
 	case 'p':
@@ -94,6 +97,53 @@ int policy_option(const char *cmd, int o, const char *arg, struct policy_args *a
 	default:
 		return -1;
 	}
+}
+
+static const struct option policy_longopts[] = {
+	{ "policy", required_argument, NULL, 'p' },
+	{ "expr", required_argument, NULL, 'e' },
+	{ "syntax", required_argument, NULL, 'S' },
+};
+static const struct option common_longopts[] = { TOOL_COMMON_LONGOPTS };
+#define NROWS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The command's getopt_long table: the policy rows, its own, the common
+ * ones (which end it); malloc'd. */
+static struct option *policy_cmd_table(const struct policy_cmd *c)
+{
+	size_t nown = 0;
+	struct option *t;
+
+	while (c->own[nown].name)
+		nown++;
+	t = xmalloc((NROWS(policy_longopts) + nown + NROWS(common_longopts)) * sizeof(*t));
+	memcpy(t, policy_longopts, sizeof(policy_longopts));
+	memcpy(t + NROWS(policy_longopts), c->own, nown * sizeof(*t));
+	memcpy(t + NROWS(policy_longopts) + nown, common_longopts, sizeof(common_longopts));
+	return t;
+}
+
+int policy_getopt(const struct policy_cmd *c, int argc, char **argv, struct policy_args *pol)
+{
+	int posix = c->shortopts[0] == '+', o, r = 0;
+	struct option *opts = policy_cmd_table(c);
+	char shortopts[64];
+
+	/* ':' first (after any '+') so that getopt_long prints nothing and
+	 * a missing argument comes back as ':'. */
+	snprintf(shortopts, sizeof(shortopts), "%s:p:e:%shV", posix ? "+" : "",
+		 c->shortopts + posix);
+	while (!r && (o = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		r = policy_option(c->name, o, optarg, pol);
+		if (r >= 0)
+			continue;
+		if (o == 'h' || o == 'V' || o == '?' || o == ':')
+			r = tool_common_option(c->name, o, argv, c->usage);
+		else
+			r = c->take(c->ctx, o, optarg);
+	}
+	free(opts);
+	return r;
 }
 
 static int load_in(struct policy_in *in, const char *cmd, const char *file,

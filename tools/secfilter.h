@@ -102,15 +102,21 @@ struct policy_args {
 	int syntax; /* or SYNTAX_BY_NAME */
 };
 #define POLICY_ARGS_INIT { NULL, NULL, SYNTAX_BY_NAME }
-/* Their getopt_long rows, and their letters for its short options. */
-#define TOOL_POLICY_LONGOPTS                            \
-	{ "policy", required_argument, NULL, 'p' },     \
-	{ "expr", required_argument, NULL, 'e' },       \
-	{ "syntax", required_argument, NULL, 'S' }
-#define TOOL_POLICY_SHORTOPTS "p:e:"
-/* Takes option o of cmd (its argument arg) into a when it is one of them:
- * returns 0, or the usage error's status; -1 when o is another option. */
-int policy_option(const char *cmd, int o, const char *arg, struct policy_args *a);
+/* The options of a command that takes one policy, beyond the policy
+ * ones and the common ones (--help, --version). */
+struct option;
+struct policy_cmd {
+	const char *name, *usage;
+	const struct option *own; /* its getopt_long rows, ended by a zero row */
+	const char *shortopts;    /* its letters; a leading '+' stops at PROG */
+	/* Takes its own option o (argument arg): 0, or an exit status. */
+	int (*take)(void *ctx, int o, const char *arg);
+	void *ctx;
+};
+/* Parses argv's options into pol and c->take, from optind; --help and
+ * --version end the command (exit).  Returns 0 with optind at the first
+ * operand, or the exit status of the first bad option. */
+int policy_getopt(const struct policy_cmd *c, int argc, char **argv, struct policy_args *pol);
 
 /* Fills in from -p/-e (at most one of file, expr set) or the environment,
  * in the syntax given, or SYNTAX_BY_NAME.  Returns 0, or an exit status
