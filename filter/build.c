@@ -172,18 +172,22 @@ void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what
 	if (!(state = sf_mem_alloc(size))) {
 		sf_error_src(err, -ENOMEM, ast, src, 0, 0, 0, "out of memory");
 		*rc = -ENOMEM;
+		return NULL;
 	}
+	((struct sf_front *)state)->ast = ast;
+	((struct sf_front *)state)->err = err;
+	((struct sf_front *)state)->src = src;
 	return state;
 }
 
-void sf_front_free(void *state, size_t size, struct sf_front_vecs *v, size_t elem)
+void sf_front_free(struct sf_front *f, size_t size, size_t elem)
 {
 	unsigned i;
 
 	for (i = 0; i < SF_NR_COUNT; i++)
-		sf_vec_free(&v->nr[i], elem);
-	sf_vec_free(&v->ops, sizeof(uint32_t));
-	sf_mem_free(state, size);
+		sf_vec_free(&f->nr[i], elem);
+	sf_vec_free(&f->ops, sizeof(uint32_t));
+	sf_mem_free(f, size);
 }
 
 int sf_ast_ll_item(struct sf_ast *ast, const struct sf_ll_item *it, uint32_t *idx)

@@ -142,20 +142,25 @@ int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
  * more than SF_MAX_TEXT ("<what> is N bytes").  0 or -E2BIG. */
 int sf_front_start(struct sf_ast *ast, uint32_t src, int how, const char *what,
 		   struct sf_error *err);
-/* sf_front_start for a foreign front end, then its state (size bytes,
- * zeroed), the ast marked as decided by another syntax's rules (apply.c's
- * ring_check).  NULL with *rc and err set when either fails. */
-void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what, size_t size,
-		     struct sf_error *err, int *rc);
-/* What both foreign front ends collect while reading: each syscall's
- * rules (elem bytes each, the front end's own type), and the operands of
- * the chain being built.  Their states embed it. */
-struct sf_front_vecs {
+/* What both foreign front ends keep, first in their states: the tree
+ * being built, where errors go, and, while reading, each syscall's rules
+ * (elem bytes each, the front end's own type) and the operands of the
+ * chain being built. */
+struct sf_front {
+	struct sf_ast *ast;
+	struct sf_error *err;
+	uint32_t src;
 	struct sf_vec nr[SF_NR_COUNT];
 	struct sf_vec ops; /* uint32_t */
 };
-/* Frees v's vectors, then the state (size bytes) that holds them. */
-void sf_front_free(void *state, size_t size, struct sf_front_vecs *v, size_t elem);
+/* sf_front_start for a foreign front end, then its state (size bytes,
+ * zeroed, a struct sf_front first, filled in), the ast marked as decided
+ * by another syntax's rules (apply.c's ring_check).  NULL with *rc and
+ * err set when either fails. */
+void *sf_front_state(struct sf_ast *ast, uint32_t src, int how, const char *what, size_t size,
+		     struct sf_error *err, int *rc);
+/* Frees f's vectors, then the state (size bytes) it begins. */
+void sf_front_free(struct sf_front *f, size_t size, size_t elem);
 
 /* Building a tree without text.  Each returns 0, -ENOMEM, or -E2BIG past
  * the limits (MAX_NODES, MAX_RULES), with no message: the caller knows

@@ -70,12 +70,10 @@ struct mfilter {
 };
 
 struct mj {
-	struct sf_ast *ast;
-	struct sf_error *err;
+	struct sf_front f; /* first: sf_front_state fills it; f.nr: struct mfilter */
 	int how;
 	int denylist;
 	uint16_t dflt;       /* the policy's default action */
-	struct sf_front_vecs v; /* v.nr: struct mfilter */
 	uint16_t order[SF_NR_COUNT];      /* syscalls in order of first mention */
 	unsigned norder;
 };
@@ -91,14 +89,14 @@ static int mfail(struct mj *m, const struct mfile *f, const struct mtok *t, cons
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	sf_error_src(m->err, -EINVAL, m->ast, f->src, t ? t->line : f->line,
+	sf_error_src(m->f.err, -EINVAL, m->f.ast, f->src, t ? t->line : f->line,
 		     t ? t->col : 1, t && t->len ? t->len : 1, "%s", msg);
 	return -EINVAL;
 }
 
 static int oom(struct mj *m, const struct mfile *f, int rc)
 {
-	sf_error_src(m->err, rc, m->ast, f ? f->src : 0, f ? f->line : 0, 1, 1, "%s",
+	sf_error_src(m->f.err, rc, m->f.ast, f ? f->src : 0, f ? f->line : 0, 1, 1, "%s",
 		     rc == -E2BIG ? "policy too large" : "out of memory");
 	return rc;
 }
@@ -471,7 +469,7 @@ static int parse_value(struct mj *m, struct mfile *f, uint64_t *v)
 
 static int push_op(struct mj *m, const struct mfile *f, uint32_t node)
 {
-	uint32_t *slot = sf_vec_push(&m->v.ops, sizeof(node), UINT32_MAX);
+	uint32_t *slot = sf_vec_push(&m->f.ops, sizeof(node), UINT32_MAX);
 
 	if (!slot)
 		return oom(m, f, -ENOMEM);
@@ -482,10 +480,10 @@ static int push_op(struct mj *m, const struct mfile *f, uint32_t node)
 static int chain(struct mj *m, const struct mfile *f, enum sf_kind kind, uint32_t base,
 		 uint32_t *out)
 {
-	int rc = sf_ast_chain(m->ast, kind, &SF_VEC_AT(&m->v.ops, uint32_t, base),
-			      m->v.ops.n - base, out);
+	int rc = sf_ast_chain(m->f.ast, kind, &SF_VEC_AT(&m->f.ops, uint32_t, base),
+			      m->f.ops.n - base, out);
 
-	m->v.ops.n = base;
+	m->f.ops.n = base;
 	return rc ? oom(m, f, rc) : 0;
 }
 
@@ -524,18 +522,18 @@ static int parse_atom(struct mj *m, struct mfile *f, uint32_t *out)
 		if (tok_eq(f, op, ops[i].text))
 			break;
 	/* minijail compares the whole register, unsigned: u64(argN) */
-	rc = sf_ast_pred(m->ast, idx, SF_T_U64, ops[i].op, v, out);
+	rc = sf_ast_pred(m->f.ast, idx, SF_T_U64, ops[i].op, v, out);
 	return rc ? oom(m, f, rc) : 0;
 }
 
 /* argument-expression := clause { '||' clause }; clause := atom { '&&' atom } */
 static int parse_expression(struct mj *m, struct mfile *f, uint32_t *out)
 {
-	uint32_t obase = m->v.ops.n, abase, node;
+	uint32_t obase = m->f.ops.n, abase, node;
 	int rc;
 
 	do {
-		abase = m->v.ops.n;
+		abase = m->f.ops.n;
 		do {
 			if ((rc = parse_atom(m, f, &node)) || (rc = push_op(m, f, node)))
 				return rc;
@@ -707,11 +705,11 @@ static int add_filter(struct mj *m, struct mfile *f, unsigned nr, const struct m
 {
 	struct mfilter *slot;
 
-	if (m->v.nr[nr].n == 0)
+	if (m->f.nr[nr].n == 0)
 		m->order[m->norder++] = (uint16_t)nr;
-	slot = sf_vec_push(&m->v.nr[nr], sizeof(*slot), UINT16_MAX);
+	slot = sf_vec_push(&m->f.nr[nr], sizeof(*slot), UINT16_MAX);
 	if (!slot)
-		return oom(m, f, m->v.nr[nr].n >= UINT16_MAX ? -E2BIG : -ENOMEM);
+		return oom(m, f, m->f.nr[nr].n >= UINT16_MAX ? -E2BIG : -ENOMEM);
 	*slot = *flt;
 	return 0;
 }
@@ -873,7 +871,7 @@ static char *join_path(const char *base, const char *path, size_t n, size_t *siz
 static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char *what,
 		     uint32_t *out)
 {
-	const struct sf_src *s = &SF_VEC_AT(&m->ast->srcs, struct sf_src, f->src);
+	const struct sf_src *s = &SF_VEC_AT(&m->f.ast->srcs, struct sf_src, f->src);
 	size_t size = 0, len = 0, tsize = 0;
 	char *path, *text = NULL;
 	uint64_t id[2] = { 0, 0 };
@@ -885,22 +883,22 @@ static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char 
 	path = join_path(s->is_file ? s->name : "", f->text + pt->start, pt->len, &size);
 	if (!path)
 		return oom(m, f, -ENOMEM);
-	rc = sf_file_read(path, SF_MAX_TEXT - m->ast->text_total + 1, &text, &len, &tsize, id);
+	rc = sf_file_read(path, SF_MAX_TEXT - m->f.ast->text_total + 1, &text, &len, &tsize, id);
 	if (rc) {
 		mfail(m, f, pt, "could not %s %s: %s", what, path, sf_file_error(-rc));
 		sf_mem_free(path, size);
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
-	if ((i = sf_ast_reading(m->ast, f->src, id)) != SF_NO_SRC) {
+	if ((i = sf_ast_reading(m->f.ast, f->src, id)) != SF_NO_SRC) {
 		mfail(m, f, pt, "@include cycle: '%s' is %s", path,
-		      i == f->src ? "this file" : SF_VEC_AT(&m->ast->srcs, struct sf_src, i).name);
+		      i == f->src ? "this file" : SF_VEC_AT(&m->f.ast->srcs, struct sf_src, i).name);
 		rc = -EINVAL;
 	}
-	if (!rc && len > SF_MAX_TEXT - m->ast->text_total) {
+	if (!rc && len > SF_MAX_TEXT - m->f.ast->text_total) {
 		mfail(m, f, pt, "'%s' makes the policy text over 1 MiB, includes together", path);
 		rc = -E2BIG;
 	}
-	if (!rc && (rc = sf_ast_file_src(m->ast, path, size, text, tsize, len, id, f->src,
+	if (!rc && (rc = sf_ast_file_src(m->f.ast, path, size, text, tsize, len, id, f->src,
 					  pt->line, out)))
 		oom(m, f, rc);
 	if (rc) {
@@ -916,7 +914,7 @@ static int open_path(struct mj *m, struct mfile *f, struct mtok *pt, const char 
  * ignored: the order of secfilter's dispatch is its own. */
 static int read_frequency(struct mj *m, uint32_t src, unsigned depth)
 {
-	const struct sf_src *s = &SF_VEC_AT(&m->ast->srcs, struct sf_src, src);
+	const struct sf_src *s = &SF_VEC_AT(&m->f.ast->srcs, struct sf_src, src);
 	struct mfile f = { .src = src, .text = s->text, .len = s->len, .depth = depth };
 	int rc, nr;
 
@@ -998,7 +996,7 @@ static int parse_statement(struct mj *m, struct mfile *f)
 
 static int read_file(struct mj *m, uint32_t src, unsigned depth)
 {
-	const struct sf_src *s = &SF_VEC_AT(&m->ast->srcs, struct sf_src, src);
+	const struct sf_src *s = &SF_VEC_AT(&m->f.ast->srcs, struct sf_src, src);
 	struct mfile f = { .src = src, .text = s->text, .len = s->len, .depth = depth };
 	int rc;
 
@@ -1016,7 +1014,7 @@ static int read_file(struct mj *m, uint32_t src, unsigned depth)
  * @denylist (the compiler's token needs the end of the line after it). */
 static int scan_denylist(struct mj *m, uint32_t src, int *yes)
 {
-	const struct sf_src *s = &SF_VEC_AT(&m->ast->srcs, struct sf_src, src);
+	const struct sf_src *s = &SF_VEC_AT(&m->f.ast->srcs, struct sf_src, src);
 	struct mfile f = { .src = src, .text = s->text, .len = s->len, .depth = 1 };
 	int rc;
 
@@ -1039,9 +1037,9 @@ static int rule(struct mj *m, const struct mfilter *at, const struct sf_rule *r0
 	r.line = at->line;
 	r.col = at->col;
 	r.len = at->len;
-	rc = sf_ast_rule(m->ast, &r);
+	rc = sf_ast_rule(m->f.ast, &r);
 	if (rc)
-		sf_error_src(m->err, rc, m->ast, at->src, at->line, at->col, at->len, "%s",
+		sf_error_src(m->f.err, rc, m->f.ast, at->src, at->line, at->col, at->len, "%s",
 			     rc == -E2BIG ? "too many rules" : "out of memory");
 	return rc;
 }
@@ -1049,11 +1047,11 @@ static int rule(struct mj *m, const struct mfilter *at, const struct sf_rule *r0
 /* The filters of one syscall (see the top of this file). */
 static int emit_syscall(struct mj *m, unsigned nr)
 {
-	const struct mfilter *l = m->v.nr[nr].data;
-	const unsigned n = m->v.nr[nr].n;
+	const struct mfilter *l = m->f.nr[nr].data;
+	const unsigned n = m->f.nr[nr].n;
 	const struct mfilter *last = &l[n - 1];
 	struct sf_rule r = { .what = SF_R_SYSCALL, .nr = (uint16_t)nr };
-	const uint32_t allows = m->v.ops.n; /* the allowing expressions so far */
+	const uint32_t allows = m->f.ops.n; /* the allowing expressions so far */
 	uint32_t nallow = 0, node, neg, tmp, j;
 	uint16_t final;
 	unsigned i, uncond = n;
@@ -1065,10 +1063,10 @@ static int emit_syscall(struct mj *m, unsigned nr)
 			break;
 		}
 	if (uncond + 1 < n) {
-		sf_error_src(m->err, -EINVAL, m->ast, l[uncond + 1].src, l[uncond + 1].line,
+		sf_error_src(m->f.err, -EINVAL, m->f.ast, l[uncond + 1].src, l[uncond + 1].line,
 			     l[uncond + 1].col, 1, "syscall %s (number %u) already had an "
 			     "unconditional action applied, at %s:%u", sf_syscall_by_nr(nr)->name,
-			     nr, SF_VEC_AT(&m->ast->srcs, struct sf_src, l[uncond].src).name,
+			     nr, SF_VEC_AT(&m->f.ast->srcs, struct sf_src, l[uncond].src).name,
 			     l[uncond].line);
 		return -EINVAL;
 	}
@@ -1091,32 +1089,32 @@ static int emit_syscall(struct mj *m, unsigned nr)
 			continue;
 		}
 		/* l[i]'s action where no allow matched before and l[i] does */
-		tmp = m->v.ops.n;
+		tmp = m->f.ops.n;
 		for (j = 0; j < nallow && !rc; j++)
-			rc = push_op(m, NULL, SF_VEC_AT(&m->v.ops, uint32_t, allows + j));
-		if (!rc && !(rc = sf_ast_not(m->ast, l[i].expr, &neg)) && !(rc = push_op(m, NULL, neg)))
-			rc = sf_ast_chain(m->ast, SF_N_OR, &SF_VEC_AT(&m->v.ops, uint32_t, tmp),
-					  m->v.ops.n - tmp, &node);
-		m->v.ops.n = tmp;
+			rc = push_op(m, NULL, SF_VEC_AT(&m->f.ops, uint32_t, allows + j));
+		if (!rc && !(rc = sf_ast_not(m->f.ast, l[i].expr, &neg)) && !(rc = push_op(m, NULL, neg)))
+			rc = sf_ast_chain(m->f.ast, SF_N_OR, &SF_VEC_AT(&m->f.ops, uint32_t, tmp),
+					  m->f.ops.n - tmp, &node);
+		m->f.ops.n = tmp;
 		if (rc)
 			break;
 		r.rhs = SF_RHS_EXPR;
 		r.root = node;
 		r.action = l[i].action;
 		if ((rc = rule(m, &l[i], &r))) {
-			m->v.ops.n = allows;
+			m->f.ops.n = allows;
 			return rc;
 		}
 	}
-	m->v.ops.n = allows;
+	m->f.ops.n = allows;
 	if (!rc && final != ALLOW) {
 		/* false where nothing matched: the list's final action */
 		for (i = 0; i < uncond && !rc; i++)
 			rc = push_op(m, NULL, l[i].expr);
 		if (!rc)
-			rc = sf_ast_chain(m->ast, SF_N_OR, &SF_VEC_AT(&m->v.ops, uint32_t, allows),
+			rc = sf_ast_chain(m->f.ast, SF_N_OR, &SF_VEC_AT(&m->f.ops, uint32_t, allows),
 					  uncond, &node);
-		m->v.ops.n = allows;
+		m->f.ops.n = allows;
 		if (!rc) {
 			r.rhs = SF_RHS_EXPR;
 			r.root = node;
@@ -1124,8 +1122,8 @@ static int emit_syscall(struct mj *m, unsigned nr)
 			return rule(m, last, &r);
 		}
 	}
-	if (rc && !m->err->code)
-		sf_error_src(m->err, rc, m->ast, last->src, last->line, last->col, 1, "%s",
+	if (rc && !m->f.err->code)
+		sf_error_src(m->f.err, rc, m->f.ast, last->src, last->line, last->col, 1, "%s",
 			     rc == -E2BIG ? "policy too large" : "out of memory");
 	return rc;
 }
@@ -1162,8 +1160,6 @@ int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error
 
 	if (!m)
 		return rc;
-	m->ast = ast;
-	m->err = err;
 	m->how = how;
 	m->dflt = SF_ACTION_KILL;
 	rc = scan_denylist(m, src, &m->denylist);
@@ -1173,6 +1169,6 @@ int sf_minijail_parse(struct sf_ast *ast, uint32_t src, int how, struct sf_error
 		rc = read_file(m, src, 1);
 	if (!rc)
 		rc = emit(m, src);
-	sf_front_free(m, sizeof(*m), &m->v, sizeof(struct mfilter));
+	sf_front_free(&m->f, sizeof(*m), sizeof(struct mfilter));
 	return rc;
 }

@@ -74,16 +74,13 @@ struct orule {
 };
 
 struct oci {
-	struct sf_ast *ast;
-	uint32_t src;
-	struct sf_error *err;
+	struct sf_front f; /* first: sf_front_state fills it; f.nr: struct orule */
 	struct sf_json_doc doc;
 	const char *release;
 	uint32_t dflt_seccomp;      /* libseccomp's value of the default action */
 	uint16_t dflt;              /* secfilter's, or SF_ACTION_RUN for ALLOW */
 	int x86_64;                 /* architectures name SCMP_ARCH_X86_64 */
 	int max_nr;                 /* the highest number the profile names */
-	struct sf_front_vecs v;     /* v.nr: struct orule */
 };
 
 /* ---- messages ---- */
@@ -101,19 +98,19 @@ static int at_node(struct oci *o, const struct sf_json *v, int key, const char *
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (!v)
-		sf_error_src(o->err, -EINVAL, o->ast, o->src, 0, 0, 0, "%s", msg);
+		sf_error_src(o->f.err, -EINVAL, o->f.ast, o->f.src, 0, 0, 0, "%s", msg);
 	else if (key && v->key)
-		sf_error_src(o->err, -EINVAL, o->ast, o->src, v->key_line, v->key_col, v->key_len,
+		sf_error_src(o->f.err, -EINVAL, o->f.ast, o->f.src, v->key_line, v->key_col, v->key_len,
 			     "%s", msg);
 	else
-		sf_error_src(o->err, -EINVAL, o->ast, o->src, v->line, v->col, v->len ? v->len : 1,
+		sf_error_src(o->f.err, -EINVAL, o->f.ast, o->f.src, v->line, v->col, v->len ? v->len : 1,
 			     "%s", msg);
 	return -EINVAL;
 }
 
 static int oom(struct oci *o, int rc)
 {
-	sf_error_src(o->err, rc, o->ast, o->src, 0, 0, 0, "%s",
+	sf_error_src(o->f.err, rc, o->f.ast, o->f.src, 0, 0, 0, "%s",
 		     rc == -E2BIG ? "profile too large" : "out of memory");
 	return rc;
 }
@@ -536,10 +533,10 @@ static int overlap(const struct orule *r1, const struct orule *r2)
 
 static int add_rule(struct oci *o, unsigned nr, const struct orule *r)
 {
-	struct orule *slot = sf_vec_push(&o->v.nr[nr], sizeof(*r), 1u << 16);
+	struct orule *slot = sf_vec_push(&o->f.nr[nr], sizeof(*r), 1u << 16);
 
 	if (!slot)
-		return oom(o, o->v.nr[nr].n >= (1u << 16) ? -E2BIG : -ENOMEM);
+		return oom(o, o->f.nr[nr].n >= (1u << 16) ? -E2BIG : -ENOMEM);
 	*slot = *r;
 	return 0;
 }
@@ -663,7 +660,7 @@ static int entry(struct oci *o, const struct sf_json *e)
 
 static int push_op(struct oci *o, uint32_t node)
 {
-	uint32_t *slot = sf_vec_push(&o->v.ops, sizeof(node), UINT32_MAX);
+	uint32_t *slot = sf_vec_push(&o->f.ops, sizeof(node), UINT32_MAX);
 
 	if (!slot)
 		return oom(o, -ENOMEM);
@@ -673,16 +670,16 @@ static int push_op(struct oci *o, uint32_t node)
 
 static int chain(struct oci *o, enum sf_kind kind, uint32_t base, uint32_t *out)
 {
-	int rc = sf_ast_chain(o->ast, kind, &SF_VEC_AT(&o->v.ops, uint32_t, base), o->v.ops.n - base,
+	int rc = sf_ast_chain(o->f.ast, kind, &SF_VEC_AT(&o->f.ops, uint32_t, base), o->f.ops.n - base,
 			      out);
 
-	o->v.ops.n = base;
+	o->f.ops.n = base;
 	return rc ? oom(o, rc) : 0;
 }
 
 static int pred(struct oci *o, unsigned arg, enum sf_op op, uint64_t v, uint32_t *out)
 {
-	int rc = sf_ast_pred(o->ast, arg, SF_T_U64, op, v, out);
+	int rc = sf_ast_pred(o->f.ast, arg, SF_T_U64, op, v, out);
 
 	return rc ? oom(o, rc) : 0;
 }
@@ -696,7 +693,7 @@ static int condition(struct oci *o, const struct cond *c, uint32_t *out)
 		[OP_NE] = SF_OP_NE, [OP_LT] = SF_OP_LT, [OP_LE] = SF_OP_LE, [OP_EQ] = SF_OP_EQ,
 		[OP_GE] = SF_OP_GE, [OP_GT] = SF_OP_GT,
 	};
-	uint32_t base = o->v.ops.n, node;
+	uint32_t base = o->f.ops.n, node;
 	uint64_t d = c->value2, m = c->value, b;
 	int rc;
 
@@ -715,7 +712,7 @@ static int condition(struct oci *o, const struct cond *c, uint32_t *out)
 /* A rule: its conditions AND-ed. */
 static int rule_expr(struct oci *o, const struct orule *r, uint32_t *out)
 {
-	uint32_t base = o->v.ops.n, node;
+	uint32_t base = o->f.ops.n, node;
 	unsigned i;
 	int rc;
 
@@ -730,11 +727,11 @@ static int emit(struct oci *o, const struct sf_json *at, const struct sf_rule *r
 	struct sf_rule r = *r0;
 	int rc;
 
-	r.src = (uint16_t)o->src;
+	r.src = (uint16_t)o->f.src;
 	r.line = at ? at->line : 0;
 	r.col = at ? at->col : 0;
 	r.len = at ? at->len : 0;
-	rc = sf_ast_rule(o->ast, &r);
+	rc = sf_ast_rule(o->f.ast, &r);
 	return rc ? oom(o, rc) : 0;
 }
 
@@ -753,10 +750,10 @@ static const char *action_text(uint16_t a, char *buf, size_t cap)
 /* The rules of one syscall as filters (see the top of the file). */
 static int emit_syscall(struct oci *o, unsigned nr)
 {
-	const struct orule *l = o->v.nr[nr].data;
-	const unsigned n = o->v.nr[nr].n;
+	const struct orule *l = o->f.nr[nr].data;
+	const unsigned n = o->f.nr[nr].n;
 	struct sf_rule r = { .what = SF_R_SYSCALL, .nr = (uint16_t)nr };
-	uint32_t base = o->v.ops.n, all, node, neg;
+	uint32_t base = o->f.ops.n, all, node, neg;
 	unsigned i, j;
 	int rc;
 
@@ -795,7 +792,7 @@ static int emit_syscall(struct oci *o, unsigned nr)
 				return rc;
 		if ((rc = chain(o, SF_N_OR, base, &node)))
 			return rc;
-		if ((rc = sf_ast_not(o->ast, node, &neg)))
+		if ((rc = sf_ast_not(o->f.ast, node, &neg)))
 			return oom(o, rc);
 		r.rhs = SF_RHS_EXPR;
 		r.root = neg;
@@ -838,7 +835,7 @@ static int emit_all(struct oci *o, const struct sf_json *dflt_at)
 	if ((rc = emit(o, dflt_at, &r)))
 		return rc;
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
-		if (o->v.nr[nr].n && (rc = emit_syscall(o, nr)))
+		if (o->f.nr[nr].n && (rc = emit_syscall(o, nr)))
 			return rc;
 	/* runc's stub: past the highest number named, ENOSYS */
 	if (o->x86_64 && o->dflt != SF_ACTION_RUN && o->dflt != SF_ACTION_LOG && o->max_nr > 0) {
@@ -925,15 +922,12 @@ int sf_oci_parse(struct sf_ast *ast, uint32_t src, const char *kernel_release,
 
 	if (!o)
 		return rc;
-	o->ast = ast;
-	o->src = src;
-	o->err = err;
 	o->release = kernel_release;
 	o->max_nr = -1;
 	rc = sf_json_parse(&o->doc, ast, src, err);
 	if (!rc)
 		rc = profile(o);
 	sf_json_free(&o->doc);
-	sf_front_free(o, sizeof(*o), &o->v, sizeof(struct orule));
+	sf_front_free(&o->f, sizeof(*o), sizeof(struct orule));
 	return rc;
 }
