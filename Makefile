@@ -355,6 +355,11 @@ fuzz: $(FUZZ_BINS)
 bench: all
 	@bash bench/run.sh
 
+# One bench alone: nginx, redis and postgres under their learned policies
+# (bench/b_servers.sh; ROUNDS, SRV_SECONDS, SRV_REQUESTS size it).
+bench-servers: all
+	@bash bench/run.sh servers
+
 # What `make install` writes; `make uninstall` removes exactly these.
 # Binaries are stripped on the way (install -s): the build tree keeps them
 # with their debug information.  secfilter.pc is written at install time,
@@ -393,7 +398,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all layers escapes check check-norewrite fuzz bench install uninstall clean
+.PHONY: all layers escapes check check-norewrite fuzz bench bench-servers install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(B)/obj $(B)/pic $(B)/progs -name '*.d' 2>/dev/null)
