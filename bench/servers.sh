@@ -29,7 +29,7 @@ srv_missing() {
 	case $1 in
 	nginx) need=(/usr/sbin/nginx wrk) ;;
 	redis) need=(redis-server redis-cli redis-benchmark) ;;
-	postgres) need=("$SRV_PGBIN/initdb" "$SRV_PGBIN/postgres" "$SRV_PGBIN/pg_isready" pgbench) ;;
+	postgres) need=("$SRV_PGBIN/initdb" "$SRV_PGBIN/postgres" pgbench) ;;
 	esac
 	for x in "${need[@]}"; do
 		command -v "$x" >/dev/null || printf '%s ' "${x:-postgresql}"
@@ -133,7 +133,8 @@ srv_ready() {
 		case $SRV_NAME in
 		nginx) (exec 3<>"/dev/tcp/127.0.0.1/$SRV_PORT") 2>/dev/null ;;
 		redis) [ "$(timeout 5 redis-cli -p "$SRV_PORT" ping 2>/dev/null)" = PONG ] ;;
-		postgres) timeout 5 "$SRV_PGBIN/pg_isready" -q -h 127.0.0.1 -p "$SRV_PORT" -U postgres ;;
+		# its log says so: a connection before would be logged FATAL
+		postgres) tail -c +$((SRV_LOGOFF + 1)) "$SRV_LOG" | grep -q 'ready to accept connections' ;;
 		esac && [ -s "$SRV_PIDFILE" ] && return 0
 		sleep 0.1
 	done
@@ -209,11 +210,10 @@ srv_errors() {
 	redis) re=' # .*([Ee]rror|[Ff]ailed|[Cc]an.t|[Uu]nable|[Dd]enied|[Rr]efused)|crashed by signal|BUG REPORT' ;;
 	postgres) re='(ERROR|FATAL|PANIC):|terminated by signal|exited with exit code [1-9]' ;;
 	esac
-	# postgres's log is its stderr, the reports' destination too
-	[ "$SRV_NAME" = postgres ] && re="$re|$rep"
+	# reports go to stderr: postgres's log, and nginx makes its log its stderr
 	{
-		tail -c +$((SRV_LOGOFF + 1)) "$SRV_LOG" 2>/dev/null | grep -E -- "$re"
-		[ "$SRV_NAME" = postgres ] || grep -E -- "$rep|\[(error|crit|alert|emerg)\]" "$SRV_DIR/run.err"
+		tail -c +$((SRV_LOGOFF + 1)) "$SRV_LOG" 2>/dev/null | grep -E -- "$re|$rep"
+		[ "$SRV_LOG" = "$SRV_DIR/run.err" ] || grep -E -- "$rep|\[(error|crit|alert|emerg)\]" "$SRV_DIR/run.err"
 	} | grep -Ev '^secfilter: learn: (note:|  )|logical replication launcher.*exited with exit code 1$'
 	cat "$SRV_DIR/client.err"
 	[ "$SRV_STATUS" = 0 ] || echo "exit status $SRV_STATUS"
