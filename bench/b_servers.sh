@@ -40,7 +40,9 @@ chmod 755 "$work"
 
 . "$TOP/bench/lib.sh"
 . "$TOP/bench/servers.sh"
-trap 'srv_kill "$work"/*; rm -rf "$work"' EXIT
+trap 'srv_kill "$work"/*; wait; rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 echo "$(date -u +%Y-%m-%d) on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "load of each run: wrk -t2 -c32 -d${SRV_SECONDS}s; redis-benchmark -c 32 -n $SRV_REQUESTS -t set,get;" \
@@ -48,10 +50,12 @@ echo "load of each run: wrk -t2 -c32 -d${SRV_SECONDS}s; redis-benchmark -c 32 -n
 echo "policies and the error lines of every run: $OUT"
 
 # run NAME MODE: one run in MODE (plain, learn, probe, interpose,
-# libtrusted, kernel); its throughput, or "fail"; its error lines are
-# appended to $OUT/NAME.errors, their count to $work/NAME.MODE.err
+# libtrusted, kernel); TP is its throughput, or "fail"; its error lines
+# are appended to $OUT/NAME.errors, their count to $work/NAME.MODE.err.
+# (Not in a subshell: the EXIT trap must find and stop every server.)
 run() {
-	local name=$1 mode=$2 pol=$OUT/$1.conf tp= n stop=term
+	local name=$1 mode=$2 pol=$OUT/$1.conf n stop=term
+	TP=
 	case $mode in
 	plain) srv_start ;;
 	learn) srv_start "$SF" learn -o "$SRV_DIR/learned.conf" -- ; stop=graceful ;;
@@ -61,13 +65,13 @@ run() {
 	kernel) srv_start "$SF" run --trusted -p "$pol" -- ;;
 	esac
 	if srv_ready; then
-		tp=$(srv_load)
+		TP=$(srv_load)
 		srv_stop $stop
 	fi
 	srv_errors | sed "s/^/$mode: /" >"$work/errs"
 	n=$(wc -l <"$work/errs")
 	[ "$mode" = probe ] || { cat "$work/errs" >>"$OUT/$name.errors"; echo "$n" >>"$work/$name.$mode.err"; }
-	[ -n "$tp" ] && [ "$n" = 0 ] && echo "$tp" || echo fail
+	[ -n "$TP" ] && [ "$n" = 0 ] || TP=fail
 }
 
 # cell NAME MODE: the median ratio and throughput, or why there are none
@@ -111,8 +115,8 @@ for name in $SERVERS; do
 		continue
 	fi
 	for m in plain interpose libtrusted kernel; do : >"$work/$name.$m"; : >"$work/$name.$m.tp"; done
-	run "$name" plain >/dev/null
-	run "$name" learn >/dev/null
+	run "$name" plain
+	run "$name" learn
 	# learn's notes: its stderr (postgres's: what this run added to it)
 	off=0
 	[ "$SRV_LOG" = "$dir/run.err" ] && off=$SRV_LOGOFF
@@ -121,7 +125,8 @@ for name in $SERVERS; do
 		echo "$name: learn wrote no policy: $(grep -v '^learn: ' "$OUT/$name.errors" | head -3)" >>"$notes"
 		continue
 	fi
-	if [ "$(run "$name" probe)" = fail ] && grep -q 'static TLS' "$dir/run.err"; then
+	run "$name" probe
+	if [ "$TP" = fail ] && grep -q 'static TLS' "$dir/run.err"; then
 		SRV_TUNABLES=GLIBC_TUNABLES=$TUNABLE
 		echo "* $name under LD_AUDIT: refused without GLIBC_TUNABLES=$TUNABLE, run with it;" \
 			"the report: $(grep -o 'cannot allocate memory in static TLS block' "$dir/run.err" | head -1)" \
@@ -130,9 +135,11 @@ for name in $SERVERS; do
 	for r in $(seq "$ROUNDS"); do
 		for m in interpose libtrusted kernel; do
 			if [ $((r % 2)) = 1 ]; then
-				p=$(run "$name" plain) t=$(run "$name" "$m")
+				run "$name" plain; p=$TP
+				run "$name" "$m"; t=$TP
 			else
-				t=$(run "$name" "$m") p=$(run "$name" plain)
+				run "$name" "$m"; t=$TP
+				run "$name" plain; p=$TP
 			fi
 			[ "$p" = fail ] || echo "$p" >>"$work/$name.plain.tp"
 			[ "$p" = fail ] || [ "$t" = fail ] && continue
