@@ -122,14 +122,14 @@ for name in $SERVERS; do
 	[ "$SRV_LOG" = "$dir/run.err" ] && off=$SRV_LOGOFF
 	tail -c +$((off + 1)) "$dir/run.err" | grep '^secfilter' >"$OUT/$name.learn.txt"
 	if ! cp "$dir/learned.conf" "$OUT/$name.conf" 2>/dev/null; then
-		echo "$name: learn wrote no policy: $(grep -v '^learn: ' "$OUT/$name.errors" | head -3)" >>"$notes"
+		echo "$name: learn wrote no policy: $(grep '^learn: ' "$OUT/$name.errors" | head -3)" >>"$notes"
 		continue
 	fi
 	run "$name" probe
-	if [ "$TP" = fail ] && grep -q 'static TLS' "$dir/run.err"; then
+	if [ "$TP" = fail ] && grep -q 'static TLS' "$work/errs"; then
 		SRV_TUNABLES=GLIBC_TUNABLES=$TUNABLE
 		echo "* $name under LD_AUDIT: refused without GLIBC_TUNABLES=$TUNABLE, run with it;" \
-			"the report: $(grep -o 'cannot allocate memory in static TLS block' "$dir/run.err" | head -1)" \
+			"the report: $(grep -o 'cannot allocate memory in static TLS block' "$work/errs" | head -1)" \
 			"(secfilter(1): the program's initial-exec TLS does not fit what glibc keeps for dlopen)" >>"$notes"
 	fi
 	for r in $(seq "$ROUNDS"); do

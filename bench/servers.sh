@@ -29,10 +29,13 @@ srv_missing() {
 	case $1 in
 	nginx) need=(/usr/sbin/nginx wrk) ;;
 	redis) need=(redis-server redis-cli redis-benchmark) ;;
-	postgres) need=("$SRV_PGBIN/initdb" "$SRV_PGBIN/postgres" pgbench) ;;
+	postgres)
+		[ -n "$SRV_PGBIN" ] || { printf 'postgresql (/usr/lib/postgresql/*/bin) '; return; }
+		need=("$SRV_PGBIN/initdb" "$SRV_PGBIN/postgres" pgbench)
+		;;
 	esac
 	for x in "${need[@]}"; do
-		command -v "$x" >/dev/null || printf '%s ' "${x:-postgresql}"
+		command -v "$x" >/dev/null || printf '%s ' "$x"
 	done
 	if [ "$1" = postgres ] && [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
 		printf 'the postgres user '
