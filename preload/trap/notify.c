@@ -720,26 +720,31 @@ static void know_self_file(void)
 }
 
 /* The backtrace tid's process left in left_bt, if it maps this library's
- * file, into out (non-printing bytes as '?'): how many bytes. */
+ * file, into out (non-printing bytes as '?'): how many bytes.  A process
+ * may map the file twice (LD_AUDIT and LD_PRELOAD: two copies), and the
+ * copy whose handler ran is the one whose left_bt is marked. */
 static size_t left_bt_in(long tid, char *out, size_t cap)
 {
-	size_t n, len = 0, i;
-	char *maps = self_file[0] ? maps_of(tid, &n) : NULL;
+	size_t n, len = 0, i, self_len = sf_strlen(self_file);
+	char *maps = self_len ? maps_of(tid, &n) : NULL;
 	const char *s = maps;
 	struct mapline m;
-	struct left_bt hdr;
+	struct left_bt hdr = { 0, 0, { 0 } };
 	long ctx = tid;
 	uintptr_t at = 0;
 
-	while (maps && s < maps + n && !at) {
+	while (maps && s < maps + n && hdr.magic != BT_MAGIC) {
 		s = mapline(s, maps + n, &m);
-		if (!m.off && (size_t)(m.end - m.file) == sf_strlen(self_file) &&
-		    !__builtin_memcmp(m.file, self_file, (size_t)(m.end - m.file)))
-			at = (uintptr_t)m.lo + (uintptr_t)((const char *)&left_bt - __ehdr_start);
+		if (m.off || (size_t)(m.end - m.file) != self_len ||
+		    __builtin_memcmp(m.file, self_file, self_len))
+			continue;
+		at = (uintptr_t)m.lo + (uintptr_t)((const char *)&left_bt - __ehdr_start);
+		if (sf_vm_read(&ctx, at, &hdr, 16) != 16)
+			hdr.magic = 0;
 	}
 	if (maps)
 		sf_unpages(maps, REPORT_CAP);
-	if (!at || sf_vm_read(&ctx, at, &hdr, 16) != 16 || hdr.magic != BT_MAGIC)
+	if (hdr.magic != BT_MAGIC)
 		return 0;
 	len = hdr.len < BT_CAP ? hdr.len : BT_CAP;
 	len = sf_vm_read(&ctx, at + 16, out, len < cap ? len : cap);
