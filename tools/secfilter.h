@@ -62,6 +62,8 @@ int tool_version(void);
  * anything else is a bad option, whose status is returned. */
 int tool_common_option(const char *cmd, int o, char **argv, const char *usage);
 
+/* Says "out of memory" and ends the command (status 125). */
+void tool_oom(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
 /* The array a of *cap elements of elem bytes, with room for element n:
