@@ -116,10 +116,16 @@ void learned_free(struct learned *l)
 	free(l->net_free);
 }
 
+/* What a learned policy says when its runs used no TCP port: it has no
+ * net. rules, and yet it is no policy that leaves ports free. */
+#define NO_PORTS_COMMENT "# TCP ports: none was bound or connected to"
+
 /* A merged policy's file and port rules, into the union: its rules as
  * they are (a policy of several layers counts as the union of its
- * layers, which allows at least what it allowed). */
-static void merge_files(struct learned *l, const struct sf_policy *p, const char *source)
+ * layers, which allows at least what it allowed).  text: its text, when
+ * in secfilter's syntax, else NULL. */
+static void merge_files(struct learned *l, const struct sf_policy *p, const char *source,
+			const char *text)
 {
 	const struct sf_landlock *ll = p->landlock;
 	unsigned handles = 0, i;
@@ -128,7 +134,8 @@ static void merge_files(struct learned *l, const struct sf_policy *p, const char
 		handles |= ll->handles[i];
 	if (!(handles & SF_LL_FS) && !l->fs_free)
 		l->fs_free = xstrdup(source);
-	if (!(handles & SF_LL_NET) && !l->net_free)
+	if (!(handles & SF_LL_NET) && !l->net_free &&
+	    !(text && strstr(text, "\n" NO_PORTS_COMMENT)))
 		l->net_free = xstrdup(source);
 	if (handles & SF_LL_FS)
 		l->fs_said++;
@@ -349,7 +356,8 @@ static int merge_rule_obs(struct lrule *r, const struct sf_policy *p, unsigned n
 }
 
 /* Takes in what policy p says of every syscall. */
-static void merge_policy(struct learned *l, const struct sf_policy *p, const char *source)
+static void merge_policy(struct learned *l, const struct sf_policy *p, const char *source,
+			 const char *text)
 {
 	unsigned nr, i;
 
@@ -357,7 +365,7 @@ static void merge_policy(struct learned *l, const struct sf_policy *p, const cha
 		l->pending = 1;
 	if (p->dflt != SF_ACTION_KILL && !l->dflt)
 		l->dflt = p->dflt;
-	merge_files(l, p, source);
+	merge_files(l, p, source, text);
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *sr = &p->sys[nr];
 		struct lrule *r = &l->r[nr];
@@ -562,7 +570,7 @@ static int merge_other_syntax(struct learned *l, const char *path)
 	if (!rc)
 		rc = policy_in_parse(&in, &p);
 	if (!rc) {
-		merge_policy(l, p, path);
+		merge_policy(l, p, path, NULL);
 		sf_policy_free(p);
 	}
 	policy_in_free(&in);
@@ -594,7 +602,7 @@ int learned_merge_file(struct learned *l, const char *path)
 	rc = len <= SF_MAX_TEXT ? sf_policy_apply_src(NULL, path, SF_SRC_FILE, text, len, &p, &err)
 				: -E2BIG;
 	if (rc == 0) {
-		merge_policy(l, p, path);
+		merge_policy(l, p, path, text);
 		merge_comments(l, text);
 		sf_policy_free(p);
 		free(text);
@@ -852,7 +860,7 @@ static int write_files(FILE *f, const struct learned *l)
 		fprintf(f, "# TCP ports: not restricted, since %s restricts none and this is a "
 			"union.\n", l->net_free);
 	else if (!l->net_free && !any_port(l))
-		fputs("# TCP ports: none was bound or connected to; no net. rules (the socket\n"
+		fputs(NO_PORTS_COMMENT "; no net. rules (the socket\n"
 		      "# rules above decide).\n", f);
 	if (!with_fs && !with_net)
 		return 0;
