@@ -116,6 +116,21 @@ void learned_free(struct learned *l)
 	free(l->net_free);
 }
 
+/* The rules of ll, into the union's. */
+static void add_ll_rules(struct learned *l, const struct sf_landlock *ll)
+{
+	uint32_t i;
+
+	for (i = 0; ll && i < ll->nrules; i++) {
+		const struct sf_ll_rule *r = &ll->rules[i];
+
+		if (r->net)
+			l->ports[r->port] |= (uint8_t)r->access;
+		else if (fs_uses_add(&l->fs, ll->strings + r->path, r->access, FSU_RULE) < 0)
+			tool_oom();
+	}
+}
+
 /* What a learned policy says when its runs used no TCP port: it has no
  * net. rules, and yet it is no policy that leaves ports free. */
 #define NO_PORTS_COMMENT "# TCP ports: none was bound or connected to"
@@ -139,14 +154,7 @@ static void merge_files(struct learned *l, const struct sf_policy *p, const char
 		l->net_free = xstrdup(source);
 	if (handles & SF_LL_FS)
 		l->fs_said++;
-	for (i = 0; ll && i < ll->nrules; i++) {
-		const struct sf_ll_rule *r = &ll->rules[i];
-
-		if (r->net)
-			l->ports[r->port] |= (uint8_t)r->access;
-		else if (fs_uses_add(&l->fs, ll->strings + r->path, r->access, FSU_RULE) < 0)
-			tool_oom();
-	}
+	add_ll_rules(l, ll);
 }
 
 unsigned learned_prog(struct learned *l, const char *comm)
@@ -522,6 +530,18 @@ static unsigned merge_log(struct learned *l, const char *text)
 			i = sf_syscall_arg(sc, s + 4, strlen(s + 4));
 			if (i >= 0 && report_value(eq + 3, &v))
 				a[i] = v;
+		} else if (strncmp(s, "    add: fs.", 12) == 0 || strncmp(s, "    add: net.", 13) == 0) {
+			/* a Landlock denial's line to add: a rule of the union
+			 * (learned.h: where files are restricted at all) */
+			struct sf_policy *p = NULL;
+			struct sf_error err;
+			FLUSH();
+			memset(&err, 0, sizeof err);
+			if (sf_policy_apply(NULL, "<log>", s + 9, strlen(s + 9), &p, &err) == 0) {
+				add_ll_rules(l, p->landlock);
+				sf_policy_free(p);
+				found++;
+			}
 		} else if (strncmp(s, "    sys_", 8) == 0) {
 			/* a summary line: a rule, and its count */
 			struct sf_policy *p = NULL;

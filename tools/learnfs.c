@@ -284,7 +284,8 @@ static int prune(struct fs_uses *t, struct fs_uses *out)
 		free(p);
 		t->v[i].access = kept(t->v[i].access, above);
 	}
-	qsort(t->v, t->n, sizeof(*t->v), cmp_path);
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), cmp_path);
 	for (i = 0; i < t->n; i++)
 		if (t->v[i].access && fs_uses_add(out, t->v[i].path, t->v[i].access, 0) < 0)
 			return -1;

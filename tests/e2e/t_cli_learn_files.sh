@@ -52,6 +52,9 @@ for how in run trusted audit preload; do
 	run|preload)
 		expect_grep "^cp\[[0-9]+\]: openat denied by Landlock: \"$S/b/x\" needs fs.make_reg$" err
 		expect_grep "^    add: fs\.write: $S/b\$" err
+		# a log of such reports, merged: the lines to add join the union
+		expect_status 0 $SECFILTER learn --merge p.conf --merge err -o p3.conf 2> /dev/null
+		expect_grep "^fs\.write: $S/b\$" p3.conf
 		# the line to add lets it through
 		sed -n 's/^    add: //p' err > adds
 		cat p.conf adds > p2.conf
