@@ -157,8 +157,7 @@ static char *absolute(pid_t pid, long dfd, const char *path)
 	base = (int)dfd == AT_FDCWD ? proc_link(pid, "cwd") : fd_link(pid, (int)dfd);
 	if (!base)
 		return NULL;
-	out = xmalloc(strlen(base) + strlen(path) + 2);
-	sprintf(out, "%s/%s", base, path);
+	out = path_join(base, path);
 	free(base);
 	return out;
 }
@@ -188,8 +187,7 @@ static char *entry_of(const char *path)
 		return realpath(path, NULL);
 	if (!(dir = parent_of(path)))
 		return NULL;
-	out = xmalloc(strlen(dir) + strlen(base) + 2);
-	sprintf(out, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", base);
+	out = path_join(dir, base);
 	free(dir);
 	return out;
 }
@@ -303,6 +301,8 @@ static int is_tcp(pid_t pid, long fd)
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), s, type = 0, proto = 0;
 	socklen_t len = sizeof(int);
 
+	if (pidfd < 0) /* a thread: PIDFD_THREAD (Linux 6.9) */
+		pidfd = (int)syscall(SYS_pidfd_open, pid, O_EXCL);
 	if (pidfd < 0)
 		return 1;
 	s = (int)syscall(SYS_pidfd_getfd, pidfd, (int)fd, 0);

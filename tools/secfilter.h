@@ -66,6 +66,8 @@ int tool_common_option(const char *cmd, int o, char **argv, const char *usage);
 void tool_oom(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
+/* "DIR/NAME" (malloc'd), with one slash between them. */
+char *path_join(const char *dir, const char *name);
 /* The array a of *cap elements of elem bytes, with room for element n:
  * when n has reached *cap, moved to twice as many (first to begin
  * with).  Out of memory ends the command, as for xmalloc. */

@@ -130,6 +130,15 @@ void *xgrow(void *a, size_t *cap, size_t n, size_t elem, size_t first)
 	return a;
 }
 
+char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *out = xmalloc(n + strlen(name) + 2);
+
+	sprintf(out, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+	return out;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
