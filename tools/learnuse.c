@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <linux/openat2.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -32,6 +34,14 @@
 #include "landlock.h"
 #include "learnuse.h"
 #include "secfilter.h"
+
+/* Linux 6.5 and 6.9's, for older headers: _IOR(0x15, 0 and 1, ...). */
+#ifndef FS_IOC_GETFSUUID
+#define FS_IOC_GETFSUUID 0x80111500u
+#endif
+#ifndef FS_IOC_GETFSSYSFSPATH
+#define FS_IOC_GETFSSYSFSPATH 0x80811501u
+#endif
 
 /* A call between its entry and its exit. */
 struct pend {
@@ -385,11 +395,9 @@ static int ioctl_masked(unsigned cmd)
 {
 	switch (cmd) {
 	case FIOCLEX: case FIONCLEX: case FIONBIO: case FIOASYNC:
-	case 0xc0045877: /* FIFREEZE */ case 0xc0045878: /* FITHAW */
-	case 0x00000002: /* FIGETBSZ */ case 0xc020660b: /* FS_IOC_FIEMAP */
-	case 0x40049409: /* FICLONE */ case 0x4020940d: /* FICLONERANGE */
-	case 0xc0189436: /* FIDEDUPERANGE */ case 0x80111500: /* FS_IOC_GETFSUUID */
-	case 0x80811501: /* FS_IOC_GETFSSYSFSPATH */
+	case FIFREEZE: case FITHAW: case FIGETBSZ: case FS_IOC_FIEMAP:
+	case FICLONE: case FICLONERANGE: case FIDEDUPERANGE:
+	case FS_IOC_GETFSUUID: case FS_IOC_GETFSSYSFSPATH:
 		return 1;
 	}
 	return 0;

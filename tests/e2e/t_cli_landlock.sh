@@ -159,7 +159,7 @@ expect_grep 'Permission denied' err
 printf '*: 1\nfs.read: /usr\nnet.bind: 80\n' > m.conf
 expect_status 0 $SECFILTER learn --merge m.conf -o l.conf -- true > /dev/null 2>&1
 expect_grep '^fs.read: /etc /usr$' l.conf
-expect_grep "^fs.exec: (.* )?$(realpath "$(command -v true)")( |\$)" l.conf
+expect_grep "^fs.exec: (.* )?$(realpath "$(type -P true)")( |\$)" l.conf
 expect_grep '^net.bind: 80$' l.conf
 
 # ---- compile ----

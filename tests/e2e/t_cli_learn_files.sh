@@ -28,7 +28,7 @@ start() {
 # exit 1) is in the syscall rules and a denied copy says why.
 expect_status 0 $SECFILTER learn -o p.conf -- cp "$S/in" "$S/a/x" 2> /dev/null
 expect_status 1 $SECFILTER learn --merge p.conf -- cp "$S/in" "$S/none/x" 2> /dev/null
-cp=$(realpath "$(command -v cp)")
+cp=$(realpath "$(type -P cp)")
 expect_lines p.conf \
 	'^fs\.read: (.* )?/usr( |$)' '^fs\.read: (.* )?/etc( |$)' \
 	"^fs\.exec: (.* )?$cp( |\$)" \
@@ -73,6 +73,17 @@ done
 mkdir "$S/log"
 SECFILTER_LOG=$S/log/r.log expect_status 1 start preload p.conf cp "$S/in" "$S/b/x" 2> /dev/null
 expect_grep "openat denied by Landlock: \"$S/b/x\"" "$S/log/r.log"
+
+# trusted mode's listener, forked inside the program's Landlock domain,
+# reads /proc/PID to report a kill, whatever the fs. rules grant: a
+# policy learned from a program that never read /proc still reports a
+# violation, and the program dies of it
+expect_status 0 $SECFILTER learn -o t.conf -- /bin/true 2> /dev/null
+expect_lines t.conf '^fs\.' '!^fs\..* /proc( |$)'
+expect_status 159 env LD_AUDIT=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY_FILE=t.conf \
+	$PROGS/lib_openw "$S/made" 2> err
+expect_grep '^lib_openw\[[0-9]+\]: system call 257 \(sys_openat\) blocked at ip:' err
+[ ! -e "$S/made" ] || fail "the denied openat ran"
 
 # ---- ports: a listener on each of two ports; the run connects to one ----
 cat > listen.py <<'PY'
