@@ -154,11 +154,12 @@ expect_grep 'cat: pol/p.conf: Permission denied' err
 expect_status 126 $SECFILTER run -e "*: 1; fs.read: /" -- true 2> err
 expect_grep 'Permission denied' err
 
-# ---- learn: it learns system calls, and keeps a merged policy's file and
-# port rules as they are ----
+# ---- learn: a merged policy's file and port rules and the run's, in one
+# union (more in t_cli_learn_files.sh) ----
 printf '*: 1\nfs.read: /usr\nnet.bind: 80\n' > m.conf
 expect_status 0 $SECFILTER learn --merge m.conf -o l.conf -- true > /dev/null 2>&1
-expect_grep '^fs.read: /usr$' l.conf
+expect_grep '^fs.read: /etc /usr$' l.conf
+expect_grep "^fs.exec: (.* )?$(realpath "$(type -P true)")( |\$)" l.conf
 expect_grep '^net.bind: 80$' l.conf
 
 # ---- compile ----
