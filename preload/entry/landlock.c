@@ -35,20 +35,17 @@ static void make_log_file(const char *path)
 
 /* Layers first.. of ll in force in the calling thread, with what the
  * library needs in every image whatever the policy grants: its own file
- * loadable (LD_PRELOAD, LD_AUDIT name it in every exec'd image), the
- * reports' file writable, and in trusted mode the files of /proc that
- * its listener (trap/notify.c), forked inside the domain, reads to
- * report a kill (/proc/PID/status, comm, maps, syscall: of any process
- * of the tree, so /proc whole, files only). */
+ * loadable (LD_PRELOAD, LD_AUDIT name it in every exec'd image) and the
+ * reports' file writable.  (Trusted mode's listener, which reads the
+ * tree's /proc files to report a kill, is forked before the layers:
+ * trap/notify.c.) */
 static int enter(const struct sf_landlock *ll, unsigned first, struct sf_error *err)
 {
-	struct sf_ll_extra extra[3];
+	struct sf_ll_extra extra[2];
 	struct sf_ll_env env = { ll_sys, extra, 0, NULL, NULL };
 
 	extra[env.nextra++] = (struct sf_ll_extra){ sf_str(sf_cfg.lib_path),
 						    SF_FS_READ_FILE | SF_FS_EXECUTE };
-	if (sf_cfg.mode == SF_MODE_TRUSTED)
-		extra[env.nextra++] = (struct sf_ll_extra){ "/proc", SF_FS_READ_FILE };
 	if (sf_cfg.log == SF_LOG_FILE && sf_cfg.log_path) {
 		make_log_file(sf_cfg.log_path);
 		extra[env.nextra++] = (struct sf_ll_extra){ sf_cfg.log_path, SF_FS_WRITE_FILE };

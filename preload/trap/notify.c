@@ -106,7 +106,10 @@ static int allowed(long nr, long a0, long a1, long a2)
 	return v.decision == SF_ALLOW;
 }
 
-void sf_notify_prepare(const struct sf_policy *p)
+static int started; /* start() went well: the listener waits for the fd */
+static int start(void);
+
+void sf_notify_start(const struct sf_policy *p)
 {
 	uint32_t act = SECCOMP_RET_USER_NOTIF;
 	int reaper = 0;
@@ -128,6 +131,7 @@ void sf_notify_prepare(const struct sf_policy *p)
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	listened = p;
 	sf_notify_wanted = 1;
+	started = start() == 0;
 }
 
 static void close_fd(int *fd)
@@ -230,7 +234,8 @@ int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_er
 
 	if (!sf_notify_wanted)
 		return sf_trusted_load(prog, p, err);
-	if (start() == 0) {
+	if (started) {
+		started = 0;
 		r = sf_trusted_load(prog, p, err);
 		if (r >= 0) {
 			hand_over(r);
@@ -950,7 +955,14 @@ static void serve_one(void)
 		respond(n.id, -ENOSYS, 0);
 		return;
 	}
-	if (task_of(n.pid, &t) < 0 || !waiting(n.id))
+	if (task_of(n.pid, &t) < 0) {
+		/* its /proc unreadable: nothing to report it with, and the
+		 * call must neither run nor wait for ever */
+		if (waiting(n.id))
+			sf_sys(SYS_kill, n.pid, SIGKILL, 0, 0, 0, 0);
+		return;
+	}
+	if (!waiting(n.id))
 		return;
 	if ((k = dying_of(t.tgid))) {
 		again(&n, &t, k);

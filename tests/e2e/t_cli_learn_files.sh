@@ -74,10 +74,10 @@ mkdir "$S/log"
 SECFILTER_LOG=$S/log/r.log expect_status 1 start preload p.conf cp "$S/in" "$S/b/x" 2> /dev/null
 expect_grep "openat denied by Landlock: \"$S/b/x\"" "$S/log/r.log"
 
-# trusted mode's listener, forked inside the program's Landlock domain,
+# trusted mode's listener, forked before the program's Landlock layers,
 # reads /proc/PID to report a kill, whatever the fs. rules grant: a
 # policy learned from a program that never read /proc still reports a
-# violation, and the program dies of it
+# violation, and the program dies of it (it never waits)
 expect_status 0 $SECFILTER learn -o t.conf -- /bin/true 2> /dev/null
 expect_lines t.conf '^fs\.' '!^fs\..* /proc( |$)'
 expect_status 159 env LD_AUDIT=$LIB SECFILTER_MODE=trusted SECFILTER_POLICY_FILE=t.conf \
