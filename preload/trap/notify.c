@@ -19,8 +19,9 @@
  *
  * Why a fork, and a double one: the listener shares no memory with the
  * program (a program that could write the listener's memory could make
- * it answer "continue"), it is forked before the filter exists (so
- * nothing it does is filtered), and its parent exits at once and is
+ * it answer "continue"), it is forked before the filter exists and
+ * before the Landlock layers (so nothing it does is filtered, and the
+ * /proc files it reads need no fs. rule), and its parent exits at once and is
  * reaped here, before any code of the program runs: the program has no
  * child it did not make, and its wait() never blocks on the listener.
  * The listener leaves the session (a terminal's ^C is not for it), keeps
