@@ -242,6 +242,11 @@ $(B)/tests/test_oci_diff: tests/unit/test_oci_diff.c $(UNIT_SUPPORT) $(FILTER_OB
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -Itests/unit -Itools -o $@ $< $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(B)/obj/tools/oci_out.c.o $(HOST_LDFLAGS) -lcmocka -lseccomp -lpthread
 
+# test_learnfs drives learn's fs. rules (tools/learnfs.c), a pure function.
+$(B)/tests/test_learnfs: tests/unit/test_learnfs.c $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(GEN_SRC) $(B)/obj/tools/learnfs.c.o
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -Itests/unit -Itools -o $@ $< $(UNIT_SUPPORT) $(FILTER_OBJ) $(MEMLIBC_OBJ) $(B)/obj/tools/learnfs.c.o $(HOST_LDFLAGS) -lcmocka -lseccomp -lpthread
+
 # Test programs run under the library; *-static.c ones are linked -static.
 $(B)/progs/%-static: tests/progs/%-static.c
 	@mkdir -p $(@D)

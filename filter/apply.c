@@ -1222,6 +1222,36 @@ static int may_run(const struct sf_policy *p, const char *name)
 	return a == 0 || a == SF_ACTION_LOG;
 }
 
+/* A path of an fs. rule that lets the program open device files it may
+ * not ioctl (fs.read_file or fs.write_file without fs.ioctl_dev): "/",
+ * "/dev" or beneath it, but for the devices that take no ring command. */
+static const char *device_opened_unchecked(const struct sf_landlock *ll)
+{
+	static const char *const plain[] = { "/dev/null", "/dev/zero", "/dev/full",
+					     "/dev/random", "/dev/urandom", "/dev/tty",
+					     "/dev/ptmx", "/dev/pts", "/dev/shm", "/dev/fd",
+					     "/dev/stdin", "/dev/stdout", "/dev/stderr" };
+	uint32_t i;
+	unsigned k;
+
+	for (i = 0; ll && i < ll->nrules; i++) {
+		const struct sf_ll_rule *r = &ll->rules[i];
+		const char *path = ll->strings + r->path;
+		int is_plain = 0;
+		if (r->net || !(r->access & (SF_FS_READ_FILE | SF_FS_WRITE_FILE)) ||
+		    (r->access & SF_FS_IOCTL_DEV))
+			continue;
+		for (k = 0; k < sizeof plain / sizeof plain[0]; k++)
+			is_plain |= !strcmp(path, plain[k]) ||
+				    (!strncmp(path, plain[k], strlen(plain[k])) &&
+				     path[strlen(plain[k])] == '/');
+		if (!strcmp(path, "/") || (!is_plain && (!strcmp(path, "/dev") ||
+							 !strncmp(path, "/dev/", 5))))
+			return path;
+	}
+	return NULL;
+}
+
 /* A policy that parses but stops the program from ending: one that
  * allows nothing (an empty file, comments only), or denies exit_group --
  * glibc's _exit calls it, then exit, then crashes, so the program is
@@ -1230,6 +1260,7 @@ static int may_run(const struct sf_policy *p, const char *name)
 static void lint(const struct sf_policy *p, const struct sf_ast *ast, struct sf_diag *d)
 {
 	unsigned nr, allowed = 0;
+	const char *dev;
 
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
 		allowed += p->sys[nr].allowed;
@@ -1246,6 +1277,19 @@ static void lint(const struct sf_policy *p, const struct sf_ast *ast, struct sf_
 				"exit_group is not allowed%s: the program cannot exit and is "
 				"killed when it tries (add 'exit_group: 1')",
 				may_run(p, "exit") ? "" : ", nor exit");
+	/* Landlock checks a ring's operations as it checks the system
+	 * calls (doc/security.md), but for one: IORING_OP_URING_CMD sends a
+	 * device its commands with no fs.ioctl_dev check */
+	if ((dev = device_opened_unchecked(p->landlock)) && !p->uring_named &&
+	    ring_setup_nr() < SF_NR_COUNT && p->sys[ring_setup_nr()].allowed &&
+	    !p->sys[ring_setup_nr()].ret)
+		sf_diag_warning(d, ast, 0, 0, 0, 0,
+				"fs. rules let the program open device files at or beneath '%s' "
+				"without fs.ioctl_dev, and io_uring_setup is allowed: a ring's "
+				"IORING_OP_URING_CMD sends a device commands that Landlock does "
+				"not check as it checks ioctl; add 'io_uring_setup: 0' to close "
+				"that, or 'io_uring_setup: 1' to accept it",
+				dev);
 }
 
 int sf_policy_apply_diag(const struct sf_policy *cur, const char *source, int how,

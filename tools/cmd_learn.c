@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "learned.h"
+#include "learnuse.h"
 #include "secfilter.h"
 #include "trace.h"
 
@@ -68,6 +69,7 @@ struct learn {
 				output; -1: in place */
 	int out_created;     /* dest did not exist before */
 	struct learned *model;
+	struct learnuse *use; /* files and ports */
 	unsigned char *seen; /* bitmap of followed task ids */
 	uint16_t *prog_of;   /* per task id: its program's index + 1, 0 unknown */
 	size_t seen_max;
@@ -159,21 +161,31 @@ static void record_syscall(struct learn *l, pid_t pid)
 	uint64_t a[6];
 	unsigned i;
 
-	if (!l->counting ||
-	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info) <= 0 ||
-	    info.op != PTRACE_SYSCALL_INFO_ENTRY)
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info) <= 0)
+		return;
+	if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
+		learnuse_exit(l->use, pid, (long)info.exit.rval);
+		return;
+	}
+	if (info.op != PTRACE_SYSCALL_INFO_ENTRY)
 		return;
 	if (info.arch != AUDIT_ARCH_X86_64 || (info.entry.nr & X32_BIT) ||
 	    info.entry.nr >= SF_NR_COUNT) {
-		l->model->foreign++;
-		return;
-	}
-	if (!sf_syscall_by_nr((long)info.entry.nr)) {
-		l->model->unknown[info.entry.nr]++;
+		if (l->counting)
+			l->model->foreign++;
 		return;
 	}
 	for (i = 0; i < 6; i++)
 		a[i] = info.entry.args[i];
+	/* files and ports from the start: the exec of PROG is checked too
+	 * where run enters Landlock before it */
+	learnuse_entry(l->use, pid, (long)info.entry.nr, a);
+	if (!l->counting)
+		return;
+	if (!sf_syscall_by_nr((long)info.entry.nr)) {
+		l->model->unknown[info.entry.nr]++;
+		return;
+	}
 	if (info.entry.nr == SYS_rt_sigaction)
 		note_handler(l, pid, a);
 	learned_call(l->model, (long)info.entry.nr, a, prog_of(l, pid));
@@ -197,6 +209,9 @@ static int on_stop(struct learn *l, pid_t pid, int st)
 	if (event) {
 		unsigned long child;
 		if (event == PTRACE_EVENT_EXEC) {
+			if (ptrace(PTRACE_GETEVENTMSG, pid, 0, &child) < 0)
+				child = (unsigned long)pid;
+			learnuse_exec(l->use, pid, (pid_t)child);
 			if (pid == l->main)
 				l->counting = 1;
 			if ((size_t)pid < l->seen_max)
@@ -471,6 +486,8 @@ static int learn(struct learn *l)
 		return EX_SF_FAIL;
 	}
 	learned_command(l->model, l->argv);
+	l->model->fs_said++;
+	l->use = learnuse_new(l->model);
 	l->main = trace_spawn(&sp, &errfd);
 	if (l->main < 0) {
 		tool_perr("learn: cannot start %s", l->argv[0]);
@@ -577,5 +594,6 @@ out:
 	free(l.exec_argv);
 	free(l.seen);
 	free(l.prog_of);
+	learnuse_free(l.use);
 	return rc;
 }

@@ -111,23 +111,50 @@ void learned_free(struct learned *l)
 	for (i = 0; i < l->ncommands; i++)
 		free(l->commands[i]);
 	free(l->commands);
-	free(l->files);
+	fs_uses_free(&l->fs);
+	free(l->fs_free);
+	free(l->net_free);
 }
 
-/* A merged policy's file and port rules, kept as they are: a policy
- * learned again keeps them, and rules of several policies add up. */
-static void merge_files(struct learned *l, const struct sf_policy *p)
+/* The rules of ll, into the union's. */
+static void add_ll_rules(struct learned *l, const struct sf_landlock *ll)
 {
-	size_t old = l->files ? strlen(l->files) : 0, n = sf_landlock_print(p->landlock, NULL, 0);
-	char *files;
+	uint32_t i;
 
-	if (!n)
-		return;
-	files = xmalloc(old + n + 1);
-	memcpy(files, l->files ? l->files : "", old);
-	sf_landlock_print(p->landlock, files + old, n + 1);
-	free(l->files);
-	l->files = files;
+	for (i = 0; ll && i < ll->nrules; i++) {
+		const struct sf_ll_rule *r = &ll->rules[i];
+
+		if (r->net)
+			l->ports[r->port] |= (uint8_t)r->access;
+		else if (fs_uses_add(&l->fs, ll->strings + r->path, r->access, FSU_RULE) < 0)
+			tool_oom();
+	}
+}
+
+/* What a learned policy says when its runs used no TCP port: it has no
+ * net. rules, and yet it is no policy that leaves ports free. */
+#define NO_PORTS_COMMENT "# TCP ports: none was bound or connected to"
+
+/* A merged policy's file and port rules, into the union: its rules as
+ * they are (a policy of several layers counts as the union of its
+ * layers, which allows at least what it allowed).  text: its text, when
+ * in secfilter's syntax, else NULL. */
+static void merge_files(struct learned *l, const struct sf_policy *p, const char *source,
+			const char *text)
+{
+	const struct sf_landlock *ll = p->landlock;
+	unsigned handles = 0, i;
+
+	for (i = 0; ll && i < ll->nlayers; i++)
+		handles |= ll->handles[i];
+	if (!(handles & SF_LL_FS) && !l->fs_free)
+		l->fs_free = xstrdup(source);
+	if (!(handles & SF_LL_NET) && !l->net_free &&
+	    !(text && strstr(text, "\n" NO_PORTS_COMMENT)))
+		l->net_free = xstrdup(source);
+	if (handles & SF_LL_FS)
+		l->fs_said++;
+	add_ll_rules(l, ll);
 }
 
 unsigned learned_prog(struct learned *l, const char *comm)
@@ -337,7 +364,8 @@ static int merge_rule_obs(struct lrule *r, const struct sf_policy *p, unsigned n
 }
 
 /* Takes in what policy p says of every syscall. */
-static void merge_policy(struct learned *l, const struct sf_policy *p)
+static void merge_policy(struct learned *l, const struct sf_policy *p, const char *source,
+			 const char *text)
 {
 	unsigned nr, i;
 
@@ -345,7 +373,7 @@ static void merge_policy(struct learned *l, const struct sf_policy *p)
 		l->pending = 1;
 	if (p->dflt != SF_ACTION_KILL && !l->dflt)
 		l->dflt = p->dflt;
-	merge_files(l, p);
+	merge_files(l, p, source, text);
 	for (nr = 0; nr < SF_NR_COUNT; nr++) {
 		const struct sf_sysrule *sr = &p->sys[nr];
 		struct lrule *r = &l->r[nr];
@@ -502,6 +530,18 @@ static unsigned merge_log(struct learned *l, const char *text)
 			i = sf_syscall_arg(sc, s + 4, strlen(s + 4));
 			if (i >= 0 && report_value(eq + 3, &v))
 				a[i] = v;
+		} else if (strncmp(s, "    add: fs.", 12) == 0 || strncmp(s, "    add: net.", 13) == 0) {
+			/* a Landlock denial's line to add: a rule of the union
+			 * (learned.h: where files are restricted at all) */
+			struct sf_policy *p = NULL;
+			struct sf_error err;
+			FLUSH();
+			memset(&err, 0, sizeof err);
+			if (sf_policy_apply(NULL, "<log>", s + 9, strlen(s + 9), &p, &err) == 0) {
+				add_ll_rules(l, p->landlock);
+				sf_policy_free(p);
+				found++;
+			}
 		} else if (strncmp(s, "    sys_", 8) == 0) {
 			/* a summary line: a rule, and its count */
 			struct sf_policy *p = NULL;
@@ -550,7 +590,7 @@ static int merge_other_syntax(struct learned *l, const char *path)
 	if (!rc)
 		rc = policy_in_parse(&in, &p);
 	if (!rc) {
-		merge_policy(l, p);
+		merge_policy(l, p, path, NULL);
 		sf_policy_free(p);
 	}
 	policy_in_free(&in);
@@ -582,7 +622,7 @@ int learned_merge_file(struct learned *l, const char *path)
 	rc = len <= SF_MAX_TEXT ? sf_policy_apply_src(NULL, path, SF_SRC_FILE, text, len, &p, &err)
 				: -E2BIG;
 	if (rc == 0) {
-		merge_policy(l, p);
+		merge_policy(l, p, path, text);
 		merge_comments(l, text);
 		sf_policy_free(p);
 		free(text);
@@ -767,6 +807,90 @@ static void write_header(FILE *f, const struct learned *l, uint64_t total, unsig
 		mode_name(l->mode));
 }
 
+/* The fs. and net. lines of the union (learnfs.h; the ports as they are),
+ * in canonical form (malloc'd), or NULL after saying why. */
+static char *files_text(const struct learned *l, int with_fs, int with_net)
+{
+	struct fs_uses rules = { 0 };
+	struct sf_policy *p = NULL;
+	struct sf_error err;
+	char *lines = NULL, *fs = NULL, *out;
+	size_t len = 0, n;
+	unsigned port;
+	FILE *t = open_memstream(&lines, &len);
+
+	if (!t)
+		tool_oom();
+	if (with_fs && (fs_rules_of(&l->fs, &rules) < 0 || !(fs = fs_rules_text(&rules))))
+		tool_oom();
+	fputs(fs ? fs : "", t);
+	for (port = 0; with_net && port < 65536; port++) {
+		if (l->ports[port] & SF_NET_BIND)
+			fprintf(t, "net.bind: %u\n", port);
+		if (l->ports[port] & SF_NET_CONNECT)
+			fprintf(t, "net.connect: %u\n", port);
+	}
+	if (fclose(t) != 0)
+		tool_oom();
+	fs_uses_free(&rules);
+	free(fs);
+	memset(&err, 0, sizeof err);
+	if (sf_policy_apply(NULL, "<learned>", lines, len, &p, &err) < 0) {
+		tool_err("learn: internal error: the learned files and ports do not parse:\n%s",
+			 err.text);
+		free(lines);
+		return NULL;
+	}
+	free(lines);
+	n = sf_landlock_print(p->landlock, NULL, 0);
+	out = xmalloc(n + 1);
+	sf_landlock_print(p->landlock, out, n + 1);
+	sf_policy_free(p);
+	return out;
+}
+
+static int any_port(const struct learned *l)
+{
+	unsigned port;
+
+	for (port = 0; port < 65536; port++)
+		if (l->ports[port])
+			return 1;
+	return 0;
+}
+
+/* The section of files and ports: the rules, or why there are none.
+ * -1 after saying why (an internal error). */
+static int write_files(FILE *f, const struct learned *l)
+{
+	int with_fs = l->fs_said && !l->fs_free, with_net = !l->net_free && any_port(l);
+	char *text;
+
+	if (!l->fs_said && !any_port(l))
+		return 0; /* no run, and no policy that restricts files */
+	fputs("\n# Files and ports (fs., net.: Landlock, see secfilter(7)): what the runs\n"
+	      "# used and the merged policies grant.  Reads beneath the system's\n"
+	      "# directories (/usr, /lib, /etc, /proc, ...) are granted on those\n"
+	      "# directories; what a run made, in the directory it was made in;\n"
+	      "# programs by path.\n", f);
+	if (l->fs_free)
+		fprintf(f, "# Files: not restricted, since %s restricts none and this is a union.\n",
+			l->fs_free);
+	if (l->net_free && any_port(l))
+		fprintf(f, "# TCP ports: not restricted, since %s restricts none and this is a "
+			"union.\n", l->net_free);
+	else if (!l->net_free && !any_port(l))
+		fputs(NO_PORTS_COMMENT "; no net. rules (the socket\n"
+		      "# rules above decide).\n", f);
+	if (!with_fs && !with_net)
+		return 0;
+	if (!(text = files_text(l, with_fs, with_net)))
+		return -1;
+	fputs(text, f);
+	free(text);
+	return 0;
+}
+
 char *learned_policy(const struct learned *l, size_t *len)
 {
 	char *rules[SF_NR_COUNT] = { 0 };
@@ -822,9 +946,12 @@ char *learned_policy(const struct learned *l, size_t *len)
 	if (l->foreign)
 		fprintf(f, "# %llu calls through another ABI (i386 or x32) cannot be allowed\n",
 			(unsigned long long)l->foreign);
-	if (l->files)
-		fprintf(f, "\n# files and ports, as the merged policies say (learn does not learn "
-			"them)\n%s", l->files);
+	if (write_files(f, l) < 0) {
+		fclose(f);
+		free(buf);
+		errno = EINVAL;
+		return NULL;
+	}
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "decode.h"
+#include "learnfs.h"
 
 #define LP_PROGS 64 /* programs named in comments; the rest are "others" */
 
@@ -51,8 +52,14 @@ struct learned {
 	uint64_t unknown[SF_NR_COUNT]; /* numbers the table lacks */
 	unsigned triggers; /* LT_*: what some run did that makes calls timing's */
 	unsigned runs;    /* runs traced here, logs and learned policies merged */
-	char *files;      /* the merged policies' fs./net. lines, as they are
-			     (learn does not learn files or ports), or NULL */
+	/* Files and ports (fs., net.): what the runs used and the merged
+	 * policies grant, their union written out (learnfs.h).  A merged
+	 * policy without fs. (net.) rules restricts no file (port): nor
+	 * does the union, which fs_free (net_free) says. */
+	struct fs_uses fs;
+	uint8_t ports[65536]; /* SF_NET_BIND | SF_NET_CONNECT, per TCP port */
+	int fs_said;          /* runs and policies that restrict files */
+	char *fs_free, *net_free; /* the first policy that does not, or NULL */
 };
 
 void learned_init(struct learned *l, enum sf_argmode mode);

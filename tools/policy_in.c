@@ -30,8 +30,7 @@ static char *absolute(const char *file)
 	cwd = getcwd(NULL, 0);
 	if (!cwd)
 		return NULL;
-	path = xmalloc(strlen(cwd) + strlen(file) + 2);
-	sprintf(path, "%s/%s", cwd, file);
+	path = path_join(cwd, file);
 	free(cwd);
 	return path;
 }

@@ -62,8 +62,12 @@ int tool_version(void);
  * anything else is a bad option, whose status is returned. */
 int tool_common_option(const char *cmd, int o, char **argv, const char *usage);
 
+/* Says "out of memory" and ends the command (status 125). */
+void tool_oom(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
+/* "DIR/NAME" (malloc'd), with one slash between them. */
+char *path_join(const char *dir, const char *name);
 /* The array a of *cap elements of elem bytes, with room for element n:
  * when n has reached *cap, moved to twice as many (first to begin
  * with).  Out of memory ends the command, as for xmalloc. */

@@ -102,14 +102,18 @@ int tool_common_option(const char *cmd, int o, char **argv, const char *usage)
 
 /* Running out of memory in a short-lived command is not worth unwinding
  * from: say so and stop with the "secfilter failed" status. */
+void tool_oom(void)
+{
+	tool_err("out of memory");
+	exit(EX_SF_FAIL);
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
-	if (!p) {
-		tool_err("out of memory");
-		exit(EX_SF_FAIL);
-	}
+	if (!p)
+		tool_oom();
 	return p;
 }
 
@@ -120,12 +124,19 @@ void *xgrow(void *a, size_t *cap, size_t n, size_t elem, size_t first)
 	if (n < *cap)
 		return a;
 	a = realloc(a, want * elem);
-	if (!a) {
-		tool_err("out of memory");
-		exit(EX_SF_FAIL);
-	}
+	if (!a)
+		tool_oom();
 	*cap = want;
 	return a;
+}
+
+char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *out = xmalloc(n + strlen(name) + 2);
+
+	sprintf(out, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+	return out;
 }
 
 char *xstrdup(const char *s)

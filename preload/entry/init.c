@@ -472,8 +472,6 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 			handshake(hs);
 		return;
 	}
-	if (!inherited)
-		sf_notify_prepare(p); /* the first image's kills to a listener */
 	if (sf_trusted_compile_boot(p, &prog, &err) < 0)
 		sf_apply_error(&err);
 	if (hs)
@@ -651,6 +649,11 @@ int sf_boot_trusted(void)
 	 * mark of this very policy says its ancestor entered all of its
 	 * layers (it does so before its filter), and cannot be forged: it is
 	 * the kernel's answer. */
+	/* The first image's kills to a listener, forked before the Landlock
+	 * layers: it reads the /proc files of the tree's processes to report
+	 * a kill, which the policy's fs. rules need not grant. */
+	if (!inherited)
+		sf_notify_start(p);
 	sf_ll_boot(p, e.landlock, inherited && same_filter_inherited());
 	enforce_trusted(p, e.handshake, inherited);
 	return 1;

@@ -35,8 +35,10 @@ static void make_log_file(const char *path)
 
 /* Layers first.. of ll in force in the calling thread, with what the
  * library needs in every image whatever the policy grants: its own file
- * loadable (LD_PRELOAD, LD_AUDIT name it in every exec'd image), the
- * reports' file writable. */
+ * loadable (LD_PRELOAD, LD_AUDIT name it in every exec'd image) and the
+ * reports' file writable.  (Trusted mode's listener, which reads the
+ * tree's /proc files to report a kill, is forked before the layers:
+ * trap/notify.c.) */
 static int enter(const struct sf_landlock *ll, unsigned first, struct sf_error *err)
 {
 	struct sf_ll_extra extra[2];

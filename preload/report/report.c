@@ -160,24 +160,18 @@ static void report(const struct sf_call *c, int d, const struct sf_policy *p, in
 		sf_unpages(mem, REPORT_CAP);
 }
 
-/* The backtrace of a call the listener reported from outside (notify.c):
+/* The backtrace of a call the listener reports from outside (notify.c):
  * it comes from the thread itself, whose context at the call the
  * listener's SIGSYS interrupted (uc): from site, for a call the library
  * made again for the listener, past its own frames (of either copy). */
-void sf_report_backtrace(ucontext_t *uc, uintptr_t site)
+void sf_report_backtrace(struct sf_buf *b, ucontext_t *uc, uintptr_t site)
 {
-	char small[4096];
-	char *mem = sf_may(SYS_mmap, 0) ? sf_pages(REPORT_CAP) : NULL;
-	struct sf_buf b = { mem ? mem : small, 0, mem ? REPORT_CAP : sizeof small };
 	struct sf_call c;
 
 	sf_memset(&c, 0, sizeof c);
 	c.uc = uc;
 	c.ip = site ? site : (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-	put_backtrace(&b, &c);
-	sf_log_emit(b.p, b.len);
-	if (mem)
-		sf_unpages(mem, REPORT_CAP);
+	put_backtrace(b, &c);
 }
 
 int (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const struct sf_policy *p);

@@ -15,8 +15,9 @@ void sf_report_trusted(const siginfo_t *si, ucontext_t *uc) __attribute__((noret
 void sf_die(void) __attribute__((noreturn));
 /* The backtrace of a call reported from outside the process (trusted
  * mode's listener, trap/notify.c), from its thread's context uc, from
- * the frame of site on (0: the first). */
-void sf_report_backtrace(ucontext_t *uc, uintptr_t site);
+ * the frame of site on (0: the first), into b: the listener writes it
+ * with the rest of the report. */
+void sf_report_backtrace(struct sf_buf *b, ucontext_t *uc, uintptr_t site);
 /* Trusted mode: where a listener hears the kernel filter's kills, the
  * call is made again for it to report and end the process (set by
  * trap/notify.c; returns only when nobody heard it). */

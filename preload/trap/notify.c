@@ -19,8 +19,9 @@
  *
  * Why a fork, and a double one: the listener shares no memory with the
  * program (a program that could write the listener's memory could make
- * it answer "continue"), it is forked before the filter exists (so
- * nothing it does is filtered), and its parent exits at once and is
+ * it answer "continue"), it is forked before the filter exists and
+ * before the Landlock layers (so nothing it does is filtered, and the
+ * /proc files it reads need no fs. rule), and its parent exits at once and is
  * reaped here, before any code of the program runs: the program has no
  * child it did not make, and its wait() never blocks on the listener.
  * The listener leaves the session (a terminal's ^C is not for it), keeps
@@ -46,8 +47,10 @@
  * How the process dies: a thread that does not handle SIGSYS gets SIGSYS
  * (one that blocks it has it unblocked under ptrace first); the library's
  * handler, which every image of the tree has, gets SIGSYS with a mark
- * (sf_notify_die_request) and sets SIGSYS to SIG_DFL, after which the
- * restarted call comes back here and SIGSYS ends the process.  A dying
+ * (sf_notify_die_request), leaves the backtrace in left_bt and sets
+ * SIGSYS to SIG_DFL, after which the restarted call comes back here, the
+ * report goes out with the backtrace in one write, and SIGSYS ends the
+ * process.  A dying
  * process's rt_sigaction(SIGSYS, SIG_DFL) runs even where the policy
  * denies it (it can only make SIGSYS fatal); anything else from it, or a
  * process still alive two seconds on, gets SIGKILL (status 137).
@@ -67,6 +70,7 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -103,7 +107,10 @@ static int allowed(long nr, long a0, long a1, long a2)
 	return v.decision == SF_ALLOW;
 }
 
-void sf_notify_prepare(const struct sf_policy *p)
+static int started; /* start() went well: the listener waits for the fd */
+static int start(void);
+
+void sf_notify_start(const struct sf_policy *p)
 {
 	uint32_t act = SECCOMP_RET_USER_NOTIF;
 	int reaper = 0;
@@ -125,6 +132,7 @@ void sf_notify_prepare(const struct sf_policy *p)
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	listened = p;
 	sf_notify_wanted = 1;
+	started = start() == 0;
 }
 
 static void close_fd(int *fd)
@@ -227,7 +235,8 @@ int sf_notify_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_er
 
 	if (!sf_notify_wanted)
 		return sf_trusted_load(prog, p, err);
-	if (start() == 0) {
+	if (started) {
+		started = 0;
 		r = sf_trusted_load(prog, p, err);
 		if (r >= 0) {
 			hand_over(r);
@@ -303,11 +312,29 @@ __attribute__((constructor(101))) static void notify_init(void)
 	sf_on_trusted_violation = sf_notify_reissue;
 }
 
+/* The backtrace a dying process leaves for the listener, which writes it
+ * with the rest of the report in one write (a report in two writes had a
+ * server's own log lines land between them).  Static, not on the stack
+ * (the handler returns before the listener reads it) nor mapped (the
+ * policy may deny mmap): the listener finds it at the same offset from
+ * the library's ELF header in every image mapping the library's file
+ * (left_bt_in). */
+#define BT_CAP 8192u
+#define BT_MAGIC 0x5ec0ba7c7aceull
+static struct left_bt {
+	uint64_t magic, len;
+	char text[BT_CAP];
+} left_bt;
+
 int sf_notify_die_request(const siginfo_t *si, ucontext_t *uc)
 {
+	struct sf_buf b = { left_bt.text, 0, sizeof left_bt.text };
+
 	if (si->si_code != SI_QUEUE || si->si_value.sival_int != DIE_MAGIC)
 		return 0;
-	sf_report_backtrace(uc, reissued_site);
+	sf_report_backtrace(&b, uc, reissued_site);
+	left_bt.len = b.len;
+	__atomic_store_n(&left_bt.magic, BT_MAGIC, __ATOMIC_RELEASE);
 	return 1;
 }
 
@@ -318,6 +345,10 @@ struct dying {
 	long pidfd;
 	long long deadline;
 	int again;
+	/* its report, written when its backtrace is in or it is gone (flush) */
+	char *report;
+	size_t len;
+	long err; /* its standard error, taken for the report, or -1 */
 };
 
 static long nfd = -1; /* the filter's listener */
@@ -438,28 +469,66 @@ static int contains(const char *s, size_t n, const char *what)
 	return 0;
 }
 
+/* A line of /proc/PID/maps: its range, its file offset, and what follows
+ * (device, inode, path) up to the end of the line. */
+struct mapline {
+	uint64_t lo, hi, off;
+	const char *file, *end;
+};
+
+static const char *hex(const char *s, const char *end, uint64_t *v)
+{
+	for (*v = 0; s < end && ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')); s++)
+		*v = *v * 16 + (uint64_t)(*s <= '9' ? *s - '0' : *s - 'a' + 10);
+	return s;
+}
+
+/* The line at s into m; where the next one starts. */
+static const char *mapline(const char *s, const char *end, struct mapline *m)
+{
+	const char *e = s;
+
+	while (e < end && *e != '\n')
+		e++;
+	s = hex(s, e, &m->lo);
+	s = hex(s + (s < e), e, &m->hi);
+	while (s < e && *s != ' ')
+		s++;
+	while (s < e && *++s != ' ') /* the permissions */
+		;
+	s = hex(s + (s < e), e, &m->off);
+	m->file = s + (s < e);
+	m->end = e;
+	return e + (e < end);
+}
+
+/* The maps of pid into pages of REPORT_CAP; its length in *n. */
+static char *maps_of(long pid, size_t *n)
+{
+	char *maps = sf_pages(REPORT_CAP);
+
+	*n = maps ? read_proc(pid, "maps", maps, REPORT_CAP) : 0;
+	return maps;
+}
+
 /* Whether ip lies in the dynamic loader's code (/proc/PID/maps): the
  * program has not started yet. */
 static int in_loader(long tid, uint64_t ip)
 {
-	char *maps = sf_pages(REPORT_CAP), *line, *end;
-	size_t n = maps ? read_proc(tid, "maps", maps, REPORT_CAP) : 0;
+	size_t n;
+	char *maps = maps_of(tid, &n);
+	const char *s = maps, *base;
+	struct mapline m;
 	int found = 0;
 
-	for (line = maps; maps && line < maps + n; line = end + 1) {
-		uint64_t lo = 0, hi = 0;
-		const char *s = line, *base = NULL;
-		for (end = line; end < maps + n && *end != '\n'; end++)
-			if (*end == '/')
-				base = end + 1;
-		for (; *s != '-' && s < end; s++)
-			lo = lo * 16 + (uint64_t)(*s <= '9' ? *s - '0' : *s - 'a' + 10);
-		for (s++; *s != ' ' && s < end; s++)
-			hi = hi * 16 + (uint64_t)(*s <= '9' ? *s - '0' : *s - 'a' + 10);
-		if (ip >= lo && ip < hi) {
-			found = base && end - base > 3 && sf_startswith(base, "ld-");
-			break;
-		}
+	while (maps && s < maps + n) {
+		s = mapline(s, maps + n, &m);
+		if (ip < m.lo || ip >= m.hi)
+			continue;
+		for (base = m.end; base > m.file && base[-1] != '/'; base--)
+			;
+		found = base > m.file && m.end - base > 3 && sf_startswith(base, "ld-");
+		break;
 	}
 	if (maps)
 		sf_unpages(maps, REPORT_CAP);
@@ -521,10 +590,10 @@ static uint64_t call_site(const struct seccomp_notif *n, long tid)
 	return n->data.instruction_pointer;
 }
 
-/* The process's standard error as fd 2 here, for sf_log_emit: its own
- * open file (pidfd_getfd), or the file reopened through /proc for
- * appending.  0, or -1. */
-static int take_stderr(long pidfd, long pid)
+/* The process's standard error, for the report: its own open file
+ * (pidfd_getfd), or the file reopened through /proc for appending.  The
+ * fd, or -1. */
+static long take_stderr(long pidfd, long pid)
 {
 	char path[64];
 	long fd = sf_sys(SYS_pidfd_getfd, pidfd, 2, 0, 0, 0, 0);
@@ -534,13 +603,26 @@ static int take_stderr(long pidfd, long pid)
 		fd = sf_sys(SYS_openat, AT_FDCWD, (long)path,
 			    O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC, 0, 0, 0);
 	}
-	if (fd < 0)
-		return -1;
-	if (fd != 2) {
-		sf_sys(SYS_dup3, fd, 2, 0, 0, 0, 0);
+	/* above 2: emit puts each dying process's own there in turn */
+	if (fd >= 0 && fd <= 2) {
+		long high = sf_sys(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 3, 0, 0, 0);
 		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		fd = high;
 	}
-	return 0;
+	return fd < 0 ? -1 : fd;
+}
+
+/* A report to its destination, in one write: the process's standard
+ * error (err, closed here; as fd 2 for sf_log_emit), or SECFILTER_LOG's. */
+static void emit(const char *s, size_t n, long err)
+{
+	if (err >= 0) {
+		sf_sys(SYS_dup3, err, 2, 0, 0, 0, 0);
+		sf_sys(SYS_close, err, 0, 0, 0, 0, 0);
+	}
+	if (sf_cfg.log != SF_LOG_STDERR || err >= 0)
+		sf_log_emit(s, n);
+	sf_sys(SYS_close, 2, 0, 0, 0, 0, 0);
 }
 
 /* The (syscall, decision) pairs of calls let through that the listener
@@ -567,8 +649,11 @@ static int logged_before(long nr, int decision)
 	return 0;
 }
 
-static void report(const struct seccomp_notif *n, const struct task *t,
-		   const struct sf_notif_verdict *v, long pidfd)
+/* The report of n into pages of REPORT_CAP (its length in *len), with
+ * the process's standard error taken in *err; NULL when nothing is to
+ * be said (a pair logged before) or there is no memory. */
+static char *compose(const struct seccomp_notif *n, const struct task *t,
+		     const struct sf_notif_verdict *v, long pidfd, size_t *len, long *err)
 {
 	char *mem;
 	struct sf_out o;
@@ -576,9 +661,9 @@ static void report(const struct seccomp_notif *n, const struct task *t,
 	long ctx = t->tid;
 
 	if (v->action == SF_ACTION_LOG && logged_before((long)n->data.nr, v->decision))
-		return;
+		return NULL;
 	if (!(mem = sf_pages(REPORT_CAP)))
-		return;
+		return NULL;
 	o = (struct sf_out){ mem, REPORT_CAP, 0 };
 	c.nr = (long)n->data.nr;
 	sf_memcpy(c.a, n->data.args, sizeof c.a);
@@ -594,10 +679,103 @@ static void report(const struct seccomp_notif *n, const struct task *t,
 	if (v->x86)
 		put_message(&o, n, t->tid);
 	sf_out_end(&o);
-	if (sf_cfg.log != SF_LOG_STDERR || take_stderr(pidfd, t->tgid) == 0)
-		sf_log_emit(mem, o.len < o.cap ? o.len : o.cap - 1);
-	sf_sys(SYS_close, 2, 0, 0, 0, 0, 0);
+	*len = o.len < o.cap ? o.len : o.cap - 1;
+	*err = sf_cfg.log == SF_LOG_STDERR ? take_stderr(pidfd, t->tgid) : -1;
+	return mem;
+}
+
+/* A report of a call the process survives: written at once. */
+static void report(const struct seccomp_notif *n, const struct task *t,
+		   const struct sf_notif_verdict *v, long pidfd)
+{
+	size_t len = 0;
+	long err = -1;
+	char *mem = compose(n, t, v, pidfd, &len, &err);
+
+	if (!mem)
+		return;
+	emit(mem, len, err);
 	sf_unpages(mem, REPORT_CAP);
+}
+
+/* ---- the backtrace a dying process left (left_bt) ---- */
+
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+
+/* This library's file as the maps name it (device, inode, path), read
+ * by the listener at its start: its own copy is the first image's. */
+static char self_file[512];
+
+static void know_self_file(void)
+{
+	size_t n;
+	char *maps = maps_of(sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0), &n);
+	const char *s = maps;
+	struct mapline m;
+
+	while (maps && s < maps + n) {
+		s = mapline(s, maps + n, &m);
+		if (m.lo == (uintptr_t)__ehdr_start && !m.off &&
+		    (size_t)(m.end - m.file) < sizeof self_file) {
+			sf_memcpy(self_file, m.file, (size_t)(m.end - m.file));
+			break;
+		}
+	}
+	if (maps)
+		sf_unpages(maps, REPORT_CAP);
+}
+
+/* The backtrace tid's process left in left_bt, if it maps this library's
+ * file, into out (non-printing bytes as '?'): how many bytes.  A process
+ * may map the file twice (LD_AUDIT and LD_PRELOAD: two copies), and the
+ * copy whose handler ran is the one whose left_bt is marked. */
+static size_t left_bt_in(long tid, char *out, size_t cap)
+{
+	size_t n, len = 0, i, self_len = sf_strlen(self_file);
+	char *maps = self_len ? maps_of(tid, &n) : NULL;
+	const char *s = maps;
+	struct mapline m;
+	struct left_bt hdr = { 0, 0, { 0 } };
+	long ctx = tid;
+	uintptr_t at = 0;
+
+	while (maps && s < maps + n && hdr.magic != BT_MAGIC) {
+		s = mapline(s, maps + n, &m);
+		if (m.off || (size_t)(m.end - m.file) != self_len ||
+		    __builtin_memcmp(m.file, self_file, self_len))
+			continue;
+		at = (uintptr_t)m.lo + (uintptr_t)((const char *)&left_bt - __ehdr_start);
+		if (sf_vm_read(&ctx, at, &hdr, 16) != 16)
+			hdr.magic = 0;
+	}
+	if (maps)
+		sf_unpages(maps, REPORT_CAP);
+	if (hdr.magic != BT_MAGIC)
+		return 0;
+	len = hdr.len < BT_CAP ? hdr.len : BT_CAP;
+	len = sf_vm_read(&ctx, at + 16, out, len < cap ? len : cap);
+	for (i = 0; i < len; i++)
+		if (out[i] != '\n' && (out[i] < ' ' || out[i] > '~'))
+			out[i] = '?';
+	return len;
+}
+
+/* Whether the process could have written the backtrace to the report's
+ * destination itself, as the policy the listener enforces decides: the
+ * text is the process's, and the listener writes no more for it than
+ * the process could. */
+static int may_write_own(void)
+{
+	switch (sf_cfg.log) {
+	case SF_LOG_FILE:
+		return allowed(SYS_openat, AT_FDCWD, 0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC) &&
+		       allowed(SYS_write, 3, 0, 0);
+	case SF_LOG_SYSLOG:
+		return allowed(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0) &&
+		       allowed(SYS_connect, 3, 0, 0) && allowed(SYS_sendto, 3, 0, 0);
+	default:
+		return allowed(SYS_write, 2, 0, 0);
+	}
 }
 
 /* ---- the kill ---- */
@@ -662,8 +840,9 @@ static int through_mask(const struct task *t, int handled)
 	return ok;
 }
 
-/* Ends t's process as the kernel's kill would (see the top). */
-static void end(const struct task *t, struct dying *k)
+/* Ends t's process as the kernel's kill would (see the top).  Whether
+ * the library's handler was asked (the call then comes back: again). */
+static int end(const struct task *t, struct dying *k)
 {
 	unsigned way = sf_notif_kill_way(t->blk, t->ign, t->cgt);
 	int handled = (way & SF_KILL_HANDLED) != 0;
@@ -673,12 +852,28 @@ static void end(const struct task *t, struct dying *k)
 		way |= SF_KILL_SIGKILL;
 	if (!(way & SF_KILL_SIGKILL) && k->again < MAX_AGAIN &&
 	    ((way & SF_KILL_UNMASK) ? through_mask(t, handled) : send_sigsys(t, handled)) == 0)
-		return;
+		return handled;
 	sf_sys(SYS_pidfd_send_signal, k->pidfd, SIGKILL, 0, 0, 0, 0);
+	return 0;
+}
+
+/* k's report, once: with the backtrace its thread left when the process
+ * is still there (tid) and could have written it itself. */
+static void flush(struct dying *k, long tid)
+{
+	if (!k->report)
+		return;
+	if (tid && may_write_own())
+		k->len += left_bt_in(tid, k->report + k->len, REPORT_CAP - 1 - k->len);
+	emit(k->report, k->len, k->err);
+	sf_unpages(k->report, REPORT_CAP);
+	k->report = NULL;
+	k->err = -1;
 }
 
 /* A dying process's call: its SIGSYS back to SIG_DFL runs (the library's
- * handler does that), anything else ends it. */
+ * handler does that), anything else ends it: by then the handler has
+ * left the backtrace, and the report goes out. */
 static void again(const struct seccomp_notif *n, const struct task *t, struct dying *k)
 {
 	struct sf_ksigaction act = { (void *)1, 0, 0, 0 };
@@ -690,15 +885,21 @@ static void again(const struct seccomp_notif *n, const struct task *t, struct dy
 		respond(n->id, 0, 1);
 		return;
 	}
+	flush(k, t->tid);
 	k->again++;
 	end(t, k);
 }
 
-static void kill_process(const struct seccomp_notif *n, const struct task *t, long pidfd)
+/* report: composed (compose), written when the backtrace is in. */
+static void kill_process(const struct task *t, long pidfd, char *report, size_t len, long err)
 {
 	struct dying *k = dying_of(0);
 
 	if (!k) { /* too many at once: the rest die at once */
+		if (report) {
+			emit(report, len, err);
+			sf_unpages(report, REPORT_CAP);
+		}
 		sf_sys(SYS_pidfd_send_signal, pidfd, SIGKILL, 0, 0, 0, 0);
 		sf_sys(SYS_close, pidfd, 0, 0, 0, 0, 0);
 		return;
@@ -707,12 +908,15 @@ static void kill_process(const struct seccomp_notif *n, const struct task *t, lo
 	k->pidfd = pidfd;
 	k->deadline = now_ms() + GRACE_MS;
 	k->again = 0;
-	(void)n;
-	end(t, k);
+	k->report = report;
+	k->len = len;
+	k->err = err;
+	if (!end(t, k))
+		flush(k, 0);
 }
 
 /* Forgets the dead; SIGKILL to those past their deadline.  How many are
- * dying. */
+ * dying.  A report still held goes out without its backtrace. */
 static unsigned reap(void)
 {
 	long long now = now_ms();
@@ -723,12 +927,15 @@ static unsigned reap(void)
 		if (!dying[i].pid)
 			continue;
 		if (sf_sys(SYS_poll, (long)&pf, 1, 0, 0, 0, 0) > 0) {
+			flush(&dying[i], 0);
 			sf_sys(SYS_close, dying[i].pidfd, 0, 0, 0, 0, 0);
 			dying[i].pid = 0;
 			continue;
 		}
-		if (now >= dying[i].deadline)
+		if (now >= dying[i].deadline) {
+			flush(&dying[i], 0);
 			sf_sys(SYS_pidfd_send_signal, dying[i].pidfd, SIGKILL, 0, 0, 0, 0);
+		}
 		left++;
 	}
 	return left;
@@ -749,7 +956,14 @@ static void serve_one(void)
 		respond(n.id, -ENOSYS, 0);
 		return;
 	}
-	if (task_of(n.pid, &t) < 0 || !waiting(n.id))
+	if (task_of(n.pid, &t) < 0) {
+		/* its /proc unreadable: nothing to report it with, and the
+		 * call must neither run nor wait for ever */
+		if (waiting(n.id))
+			sf_sys(SYS_kill, n.pid, SIGKILL, 0, 0, 0, 0);
+		return;
+	}
+	if (!waiting(n.id))
 		return;
 	if ((k = dying_of(t.tgid))) {
 		again(&n, &t, k);
@@ -770,13 +984,14 @@ static void serve_one(void)
 			respond(n.id, -ENOSYS, 0);
 		return;
 	}
-	report(&n, &t, &v, pidfd);
-	if (v.action == SF_ACTION_LOG) {
-		respond(n.id, 0, 1);
-	} else if (v.action >= 1 && v.action <= SF_ERRNO_MAX) {
-		respond(n.id, -(int)v.action, 0);
+	if (v.action == SF_ACTION_LOG || (v.action >= 1 && v.action <= SF_ERRNO_MAX)) {
+		report(&n, &t, &v, pidfd);
+		respond(n.id, v.action == SF_ACTION_LOG ? 0 : -(int)v.action, v.action == SF_ACTION_LOG);
 	} else {
-		kill_process(&n, &t, pidfd);
+		size_t len = 0;
+		long err = -1;
+		char *mem = compose(&n, &t, &v, pidfd, &len, &err);
+		kill_process(&t, pidfd, mem, len, err);
 		return;
 	}
 	sf_sys(SYS_close, pidfd, 0, 0, 0, 0, 0);
@@ -840,6 +1055,7 @@ static long take_listener(long prog_pid)
 static void listen_forever(long prog_pid)
 {
 	nfd = take_listener(prog_pid);
+	know_self_file();
 	sf_kernel_on = 0; /* nothing here is filtered: the reporter may call anything */
 	for (;;) {
 		struct pollfd pf = { (int)nfd, POLLIN, 0 };

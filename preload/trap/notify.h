@@ -31,9 +31,13 @@ struct sf_out;
 struct sf_call;
 int sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p);
 
-/* The first image of a trusted tree, before it compiles its policy p:
- * sets sf_notify_wanted where a listener can hear its kills. */
-void sf_notify_prepare(const struct sf_policy *p);
+/* The first image of a trusted tree, before its Landlock layers and
+ * before it compiles its policy p: where a listener can hear its kills,
+ * starts it (outside the layers: it reads the tree's /proc files) and
+ * sets sf_notify_wanted.  No file may stay open from here to
+ * sf_notify_load: the listener is told the fd number the filter's will
+ * have. */
+void sf_notify_start(const struct sf_policy *p);
 
 /* Loads prog (compiled from p) as sf_trusted_load does; while
  * sf_notify_wanted, with the listener started before and handed the

@@ -154,11 +154,12 @@ expect_grep 'cat: pol/p.conf: Permission denied' err
 expect_status 126 $SECFILTER run -e "*: 1; fs.read: /" -- true 2> err
 expect_grep 'Permission denied' err
 
-# ---- learn: it learns system calls, and keeps a merged policy's file and
-# port rules as they are ----
+# ---- learn: a merged policy's file and port rules and the run's, in one
+# union (more in t_cli_learn_files.sh) ----
 printf '*: 1\nfs.read: /usr\nnet.bind: 80\n' > m.conf
 expect_status 0 $SECFILTER learn --merge m.conf -o l.conf -- true > /dev/null 2>&1
-expect_grep '^fs.read: /usr$' l.conf
+expect_grep '^fs.read: /etc /usr$' l.conf
+expect_grep "^fs.exec: (.* )?$(realpath "$(type -P true)")( |\$)" l.conf
 expect_grep '^net.bind: 80$' l.conf
 
 # ---- compile ----
@@ -170,4 +171,21 @@ expect_grep '"defaultAction"' out
 expect_status 1 $SECFILTER compile -f c -e "$P" > out 2> err
 expect_status 0 $SECFILTER compile -f disasm -e "$P" > out 2> err
 expect_grep 'not part of the BPF program' err
+# The one ring operation Landlock does not check as its system call:
+# IORING_OP_URING_CMD on a device file the program may open (no
+# fs.ioctl_dev check).  check warns where the rules reach devices and
+# rings are allowed without a rule of their own; it goes quiet for a rule
+# naming io_uring_setup, for fs.ioctl_dev granted, and for the devices
+# that take no ring command.
+for pol in '*: 1; fs.read: /dev' '*: 1; fs.read: /; fs.write: /tmp'; do
+	"$SECFILTER" check -q -e "$pol" 2> w.err || fail "check '$pol'"
+	expect_grep "warning: fs\. rules let the program open device files at or beneath '/(dev)?'.*IORING_OP_URING_CMD.*'io_uring_setup: 0'" w.err
+done
+for pol in '*: 1; io_uring_setup: 0; fs.read: /' '*: 1; io_uring_setup: 1; fs.read: /dev' \
+	'*: 1; fs.read: /dev; fs.ioctl_dev: /dev' '*: 1; fs.write: /dev/null /dev/pts /tmp'; do
+	"$SECFILTER" check -q -e "$pol" 2> w.err || fail "check '$pol'"
+	expect_no_grep 'URING_CMD' w.err
+done
+echo "ok check warns of ring commands to devices where fs. rules reach them and rings are allowed"
+
 exit 0

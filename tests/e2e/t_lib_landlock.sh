@@ -109,6 +109,62 @@ if command -v cc > /dev/null; then
 	done
 fi
 
+# Ring operations, one by one, against what Landlock answers for the
+# same system call (doc/security.md, "io_uring and Landlock"): each
+# denied outside the policy's paths and ports, made directly, forced to
+# the ring's worker threads, and on a ring (and a worker) older than the
+# layer (secfilter_apply); and each done where the policy grants it, so
+# that a denial is Landlock's and not a broken operation.
+python3 -c 'import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0)); s.listen(8); print(s.getsockname()[1], flush=True); time.sleep(60)' > port.txt &
+lsn=$!
+for _ in $(seq 50); do [ -s port.txt ] && break; sleep 0.1; done
+port=$(cat port.txt)
+# a port to bind, below the ephemeral range (the connections' own ports)
+fport=$(python3 -c 'import socket, random
+for p in random.sample(range(20000, 30000), 200):
+    try: socket.socket().bind(("127.0.0.1", p)); print(p); break
+    except OSError: pass')
+[ -n "$port" ] || fail "no listener"
+mkdir -p "$S/c" "$S/ok"
+RP="fs.read: /usr /lib /etc/ld.so.cache /etc/passwd /proc $S; fs.exec: /usr /lib /lib64 /bin $B; fs.write: /dev/null $S/a $S/ok; fs.write_file: $S/c; net.connect: 1; net.bind: 2"
+ops() { # DIR: the operations, each a line, on targets in DIR
+	local d=$1
+	echo "creat $d/x"; echo "openat2 $d/x2"; echo "mkdir $d/d"; echo "symlink $d/l /etc/passwd"
+	echo "link $S/a/f $d/hl"; echo "rename $S/a/t $d/t"; echo "unlink $d/g"
+}
+ring_ops() { # WAY DIR TRUNC PORT POLICY: each operation's line
+	local way=$1 d=$2 tf=$3 p=$4 pol=$5 op
+	{ ops "$d"; echo "truncate $tf"; echo "connect x $p"; echo "bind x $fport"; echo "read $S/../../etc/shadow"; } |
+	while read -r op; do
+		echo y > "$d/g"; echo z > "$S/a/t"; [ -e "$S/a/f" ] || echo f > "$S/a/f"
+		case $way in
+		early*) LL_APPLY="$pol" LD_PRELOAD=$LIB SECFILTER_POLICY='*: 1; io_uring_setup: 1' \
+			"$PROGS/ll_ring" "$way" $op ;;
+		*) LD_PRELOAD=$LIB SECFILTER_POLICY="*: 1; io_uring_setup: 1; $pol" "$PROGS/ll_ring" "$way" $op ;;
+		esac 2>/dev/null
+	done
+}
+echo w > "$S/c/w"; echo w > "$S/ok/w"
+for way in sys ring async early early-async; do
+	ring_ops "$way" "$S/b" "$S/c/w" "$port" "$RP" > "ring.$way"
+	[ "$(grep -c ': Permission denied$' "ring.$way")" = 11 ] ||
+		{ cat "ring.$way" >&2; fail "$way: an operation outside the policy was not denied"; }
+	[ "$(cat "$S/c/w")" = w ] || fail "$way: the truncation ran"
+	[ "$(ls "$S/b")" = "$(printf 'g\nsecret')" ] || fail "$way: $S/b now holds $(ls "$S/b")"
+	rm -f "$S/b/g"
+done
+# the same operations where the policy grants them: done
+RPOK="fs.read: /usr /lib /etc /proc $S /root; fs.exec: /usr /lib /lib64 /bin $B; fs.write: /dev/null $S/a $S/ok; fs.refer: $S/a $S/ok; net.connect: $port; net.bind: $fport"
+for way in ring async; do
+	ring_ops "$way" "$S/ok" "$S/ok/w" "$port" "$RPOK" > "ring.ok.$way"
+	[ "$(grep -c ': ok$' "ring.ok.$way")" = 11 ] || { cat "ring.ok.$way" >&2; fail "$way: an operation the policy grants failed"; }
+	rm -rf "$S/ok"/*; echo w > "$S/ok/w"
+done
+kill $lsn 2>/dev/null
+echo "ok ring operations (open, openat2, mkdir, symlink, link, rename, unlink, ftruncate, connect, bind) are denied where their system calls are, on old rings and workers too"
+
 # secfilter_apply: a layer of its own, which narrows and cannot widen
 cat > narrow.py <<EOF
 import ctypes, sys

@@ -6,6 +6,9 @@
 . "$TOP/tests/e2e/lib.sh"
 
 "$SECFILTER" learn -o p.conf -- /bin/true >learn.out 2>&1 || { cat learn.out >&2; fail "learn"; }
+# its fs. rules are /bin/true's: the programs below (and the libraries
+# built here) may be executed and read too
+echo "fs.exec: $PROGS $SCRATCH" >> p.conf
 narrow() { env LD_AUDIT="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY_FILE=p.conf "$@"; }
 # the policy is too narrow for the library's own reporter
 grep -Eq '^sys_(write|getpid|kill):' p.conf && fail "the learned policy allows the reporter's calls"
@@ -117,4 +120,33 @@ if grep -q 'static TLS' t.err; then
 	echo "ok the static TLS error names run --trusted and the tunable, and both work"
 else
 	echo "note: this glibc loads the TLS library under LD_AUDIT (status $st); not tested" >&2
+fi
+
+# A report is one write, the backtrace in it (the listener writes what the
+# dying thread left it), so that a server's own log lines never land
+# inside a report.  Counted with strace: the listener's writes to fd 2
+# that start a report, and that they carry its backtrace.  Where the
+# policy denies the process the write, the listener writes the report
+# without the backtrace: no more of the process's text than it could
+# write itself.
+if command -v strace >/dev/null; then
+	pol='*: 1; io_uring_setup: 0; openat: dfd == AT_FDCWD && !(flags & O_CREAT)'
+	strace -f -qq -e trace=write -e signal=none -o st.log env LD_AUDIT="$LIB" \
+		SECFILTER_MODE=trusted SECFILTER_POLICY="$pol" sh -c "'$PROGS/lib_openw' '$SCRATCH/made'" \
+		>s.out 2>s.err
+	expect_sigsys $?
+	expect_grep '^lib_openw\[[0-9]+\]: system call 257' s.err
+	expect_grep '^    backtrace:$' s.err
+	expect_grep '^      #1 0x[0-9a-f]+ .*main' s.err
+	n=$(grep -c 'write(2, "lib_openw\[' st.log)
+	[ "$n" = 1 ] || { cat st.log >&2; fail "the report took $n writes that start one"; }
+	grep -q 'write(2, "lib_openw\[' st.log && ! grep -q 'write(2, "    backtrace' st.log ||
+		{ cat st.log >&2; fail "the backtrace was written apart from the report"; }
+	echo "ok a kill's report, backtrace included, is one write (in an exec'd image too)"
+	LD_AUDIT="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$pol; write: fd == 1" \
+		"$PROGS/lib_openw" "$SCRATCH/made" >d.out 2>d.err
+	expect_sigsys $?
+	expect_grep '^    add: sys_openat: ' d.err
+	expect_no_grep 'backtrace|#0 ' d.err
+	echo "ok where the policy denies the process the write, its backtrace is not written for it"
 fi

@@ -9,6 +9,7 @@
  * noise thread writes "noise N\n" lines with write(2) (its own, allowed).
  * Exit 0. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 static volatile int done;
+static volatile unsigned long written; /* lines the noise thread wrote */
 
 static void *noise(void *arg)
 {
@@ -29,6 +31,7 @@ static void *noise(void *arg)
 		int len = snprintf(line, sizeof line, "noise %lu\n", n++);
 		if (write(2, line, (size_t)len) < 0)
 			break;
+		written = n;
 	}
 	return NULL;
 }
@@ -46,6 +49,10 @@ int main(int argc, char **argv)
 
 	if (pthread_create(&t, NULL, noise, NULL) != 0)
 		return 2;
+	/* the noise under way before the first report: on a loaded machine
+	 * the thread may otherwise not run before the rounds are over */
+	while (!written)
+		sched_yield();
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < sizeof calls / sizeof calls[0]; i++)
 			syscall(calls[i]);
