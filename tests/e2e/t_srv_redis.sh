@@ -7,7 +7,11 @@
 # run, stopped by SHUTDOWN, never made: learn's timing families must
 # cover it).  Under LD_AUDIT glibc 2.36 cannot start redis (libjemalloc's
 # static TLS, secfilter(1)): it must then be refused with a report saying
-# why and what to use, and run with the tunable the report names.
+# why and what to use, and run with the tunable the report names.  And
+# the policy holds: told to MIGRATE a key to another port, which makes
+# redis connect out (learning never did), it is killed at connect with a
+# report, and no connection reaches the port; with `connect` allowed,
+# Landlock denies the port (reported in interposition) and redis goes on.
 . "$TOP/tests/e2e/lib.sh"
 . "$TOP/bench/servers.sh"
 
@@ -82,4 +86,67 @@ for how in graceful term; do
 	drive "libtrusted-$how"
 	stopped $how "libtrusted${tunable:+ ($tunable)}"
 done
+# the policy has redis's files and port
+expect_lines "$POL" "^net\.bind: $SRV_PORT\$" "^fs\.[a-z_]+: .*$SRV_DIR"
+
+# A listener on another port that writes a line for every connection, until
+# one says "end": ours, made after the attack, so whatever redis connected
+# before it was accepted before it.
+listen() {
+	/usr/bin/python3 - "$1" >"$2" <<-'PY' &
+	import socket, sys
+	s = socket.socket()
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+	s.bind(("127.0.0.1", int(sys.argv[1])))
+	s.listen(8)
+	print("listening", flush=True)
+	while True:
+	    c, _ = s.accept()
+	    if c.recv(16).startswith(b"end"):
+	        break
+	    print("connected", flush=True)
+	PY
+	LISTENER=$!
+	until grep -q listening "$2"; do
+		kill -0 $LISTENER 2>/dev/null || fail "the listener on port $1 did not start"
+		sleep 0.05
+	done
+}
+# migrate MODE: redis in MODE told to MIGRATE a key to a port of ours;
+# what the client said in migrate.MODE, the connections that reached the
+# port in marker.MODE
+migrate() {
+	local other
+	other=$(srv_free_port)
+	listen "$other" "marker.$1"
+	start "$1" $tunable
+	srv_ready || fail "$1, MIGRATE: $(srv_errors)"
+	redis-cli -p "$SRV_PORT" set k v >/dev/null
+	timeout 20 redis-cli -p "$SRV_PORT" migrate 127.0.0.1 "$other" k 0 5000 >"migrate.$1" 2>&1
+	srv_stop term
+	(exec 3<>"/dev/tcp/127.0.0.1/$other" && echo end >&3)
+	wait "$LISTENER"
+	expect_no_grep connected "marker.$1"
+	OTHER=$other
+}
+for mode in interpose kernel libtrusted; do
+	migrate $mode
+	[ "$SRV_STATUS" = 137 ] || [ "$SRV_STATUS" = 159 ] ||
+		{ cat "$SRV_DIR/run.err" >&2; fail "$mode, MIGRATE: status $SRV_STATUS, expected a kill"; }
+	expect_lines "$SRV_DIR/run.err" "^redis-server\[[0-9]+\]: system call 42 \(sys_connect\) blocked" \
+		"uservaddr = \{AF_INET, 127\.0\.0\.1:$OTHER\}" '^    add: sys_connect'
+done
+
+# With connect allowed, the ports are still the learned ones: Landlock
+# denies the connection, redis answers an error and goes on
+{ cat "$POL"; echo 'sys_connect: 1'; } >connect.conf
+POL=$SCRATCH/connect.conf
+for mode in interpose kernel libtrusted; do
+	migrate $mode
+	[ "$SRV_STATUS" = 0 ] || { cat "$SRV_DIR/run.err" >&2; fail "$mode, MIGRATE, connect allowed: status $SRV_STATUS"; }
+	expect_grep '^IOERR' "migrate.$mode"
+	[ $mode != interpose ] || expect_lines "$SRV_DIR/run.err" \
+		"^redis-server\[[0-9]+\]: connect denied by Landlock: TCP port $OTHER\$" "^    add: net\.connect: $OTHER\$"
+done
+
 echo "ok redis learned, then run under its policy in every way of starting${tunable:+ (LD_AUDIT: refused with a report that says why and what to use; runs with $tunable)}"
