@@ -362,7 +362,10 @@ static int warns_at_load(const struct env_in *e)
 	return !e->origins && !e->handshake;
 }
 
-static const struct sf_policy *load_policy(const struct env_in *e, int warn)
+/* *handed: 1 when the text and its origin map are a short form a parent
+ * handed on (they are then handed on as they are: sf_publish_handed);
+ * run's text, with its handshake, is the user's. */
+static const struct sf_policy *load_policy(const struct env_in *e, int warn, int *handed)
 {
 	struct sf_policy *p = NULL;
 	struct sf_diag diag = { .emit = warn_at_load };
@@ -392,8 +395,9 @@ static const struct sf_policy *load_policy(const struct env_in *e, int warn)
 	/* The text a parent handed on (its short form, or run's canonical
 	 * text): its filters' origins are where the user wrote them.  A map
 	 * that does not fit leaves the text's own. */
+	*handed = 0;
 	if (e->origins && !e->policy_file)
-		(void)sf_policy_set_origins(&p, e->origins);
+		*handed = sf_policy_set_origins(&p, e->origins) == 0 && !e->handshake && !p->pending;
 	return p;
 }
 
@@ -604,7 +608,7 @@ int sf_boot_trusted(void)
 	struct sf_ksigaction old;
 	struct env_in e;
 	struct sf_policy *p;
-	int inherited = 0;
+	int inherited = 0, handed;
 
 	read_env(&e, sf_env_start);
 	if (!e.policy && !e.policy_file)
@@ -630,7 +634,7 @@ int sf_boot_trusted(void)
 		inherited = sf_guard_inherited(&old);
 	else
 		sf_fatal("secfilter: cannot read SIGSYS's action");
-	p = (struct sf_policy *)load_policy(&e, warns_at_load(&e) && !inherited);
+	p = (struct sf_policy *)load_policy(&e, warns_at_load(&e) && !inherited, &handed);
 	if (p->pending) {
 		sf_policy_free(p);
 		return 0;
@@ -643,7 +647,7 @@ int sf_boot_trusted(void)
 		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard's stub");
 	sf_cur = p;
 	sf_kernel_on = inherited;
-	if (sf_publish(p) < 0)
+	if ((handed ? sf_publish_handed(p, e.policy, e.origins) : sf_publish(p)) < 0)
 		sf_fatal("secfilter: out of memory");
 	if (!inherited || sf_may(SYS_rt_sigprocmask, SIG_UNBLOCK))
 		unblock_sigsys();
@@ -662,7 +666,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 {
 	struct env_in e;
 	const struct sf_policy *p;
-	int others;
+	int others, handed;
 
 	sf_env_start = envp;
 	objs_ok = sf_objs_init(argc, argv) == 0;
@@ -680,7 +684,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	sf_log_check();
 	if (e.comm)
 		set_comm(e.comm);
-	p = load_policy(&e, warns_at_load(&e));
+	p = load_policy(&e, warns_at_load(&e), &handed);
 	resolve_lib_path(NULL);
 	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending)
 		need_audit(e.audit != NULL);
@@ -688,7 +692,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	if (sf_install_sigsys(NULL) < 0)
 		sf_fatal("secfilter: cannot install the SIGSYS handler");
 	sf_cur = p;
-	if (sf_publish(p) < 0)
+	if ((handed ? sf_publish_handed(p, e.policy, e.origins) : sf_publish(p)) < 0)
 		sf_fatal("secfilter: out of memory");
 	unblock_sigsys();
 	sf_ll_boot(p, e.landlock, 0);
