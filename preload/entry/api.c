@@ -245,13 +245,14 @@ int sf_publish(const struct sf_policy *p)
  * handed on with its origin map: parsing a short form and printing it
  * again gives the same text (the fuzzers check it), so the image hands on
  * what it was handed instead of printing it (about 8k instructions of
- * each exec'd start).  A text that is not a short form (set by hand)
- * still means p, and is handed on as it is. */
+ * each exec'd start).  A text that is not a short form (set by hand, or
+ * the user's own that trusted mode's images inherit: init.c) still means
+ * p, and is handed on as it is.  origins NULL: p's own map. */
 int sf_publish_handed(const struct sf_policy *p, const char *text, const char *origins)
 {
 	struct publication pub = { NULL, NULL, 0 };
 
-	if (sizeof "SECFILTER_ORIGINS=" + sf_strlen(origins) > SF_ENV_STRING_MAX)
+	if (origins && sizeof "SECFILTER_ORIGINS=" + sf_strlen(origins) > SF_ENV_STRING_MAX)
 		return sf_publish(p);
 	if (prepare_text(p, text, sf_strlen(text), origins, &pub) < 0)
 		return -ENOMEM;
