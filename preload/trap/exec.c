@@ -277,8 +277,9 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 		     int depth);
 
 /* Opens what the exec names.  Executed by descriptor, the image is named
- * after the file's directory entry (Linux 6.14 on; the descriptor's
- * number before): the name the path ends in, which execve would give it
+ * after the file's directory entry (since Linux 6.13 or 6.14: 6.14 is
+ * taken, a kernel before it gets the name set; the descriptor's number
+ * before that): the name the path ends in, which execve would give it
  * too, unless that is a symbolic link (python3 for python3.11).  So the
  * path is opened without following a last link first, and only a link,
  * an older kernel or a script (named after the script, not its
@@ -667,8 +668,8 @@ static void fill_argv(char **out, const struct plan *pl, char *const *argv)
 
 /* SECFILTER_COMM=<what the kernel would name the process>: executed by
  * descriptor, the process would be named after the file's directory
- * entry (or the descriptor's number, before Linux 6.13); the library's
- * constructor in the new image puts the name back. */
+ * entry (or the descriptor's number on older kernels: open_target); the
+ * library's constructor in the new image puts the name back. */
 static void put_comm(struct sf_buf *b, const char *filename)
 {
 	const char *base = filename, *s;
