@@ -48,8 +48,10 @@ void sf_putn(struct sf_buf *b, const char *s, size_t n)
 
 	if (n > room)
 		n = room;
-	sf_memcpy(b->p + b->len, s, n);
-	b->len += n;
+	if (n) {
+		sf_memcpy(b->p + b->len, s, n);
+		b->len += n;
+	}
 	if (b->cap)
 		b->p[b->len] = '\0';
 }
