@@ -40,10 +40,18 @@ void sf_put_list(struct sf_buf *b, const char *const *parts)
 }
 
 /* Keeps the buffer NUL-terminated; what does not fit is dropped. */
+/* A copy of what fits rather than a test a byte: exec's environment and
+ * a start's settings are built of whole strings (the library's path). */
 void sf_putn(struct sf_buf *b, const char *s, size_t n)
 {
-	while (n-- && b->len + 1 < b->cap)
-		b->p[b->len++] = *s++;
+	size_t room = b->len + 1 < b->cap ? b->cap - b->len - 1 : 0;
+
+	if (n > room)
+		n = room;
+	if (n) {
+		sf_memcpy(b->p + b->len, s, n);
+		b->len += n;
+	}
 	if (b->cap)
 		b->p[b->len] = '\0';
 }

@@ -66,12 +66,12 @@ static size_t origins_len(const struct sf_policy *p, size_t prefix)
  * that gives the image's filters their source's lines and texts back:
  * empty when the policy has no filter, and there all the same, to tell
  * the image its policy was handed on (it does not warn again). */
-static char *env_text(const struct sf_policy *p, const char *text, size_t len)
+static char *env_text(const struct sf_policy *p, const char *text, size_t len, const char *origins)
 {
 	static const char prefix[] = "SECFILTER_POLICY=", oprefix[] = "SECFILTER_ORIGINS=";
 	const char *body = skip_pending_line(text);
 	size_t blen = len - (size_t)(body - text);
-	size_t olen = origins_len(p, sizeof oprefix);
+	size_t olen = origins ? sf_strlen(origins) : origins_len(p, sizeof oprefix);
 	size_t size = sizeof prefix + blen + sizeof oprefix + olen;
 	char *s = sf_mem_alloc(size), *o;
 
@@ -82,7 +82,9 @@ static char *env_text(const struct sf_policy *p, const char *text, size_t len)
 	s[sizeof prefix - 1 + blen] = '\0';
 	o = s + sizeof prefix + blen;
 	sf_memcpy(o, oprefix, sizeof oprefix);
-	if (olen)
+	if (origins)
+		sf_memcpy(o + sizeof oprefix - 1, origins, olen + 1);
+	else if (olen)
 		sf_policy_print_origins(p, o + sizeof oprefix - 1, olen + 1);
 	return s;
 }
@@ -163,6 +165,20 @@ struct publication {
 	size_t size;
 };
 
+/* origins: the map to hand on with text, or NULL for p's own. */
+static int prepare_text(const struct sf_policy *p, const char *text, size_t len,
+			const char *origins, struct publication *pub)
+{
+	pub->env = env_text(p, text, len, origins);
+	pub->m = new_state_mapping(text, len, &pub->size);
+	if ((!pub->m && pub->size) || !pub->env) {
+		if (pub->m)
+			drop_state(pub->m, pub->size);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int prepare(const struct sf_policy *p, struct publication *pub)
 {
 	/* Printed once when it fits here (`*: 1` and what it removes
@@ -170,6 +186,7 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 	char small[512];
 	size_t len = sf_policy_print_short(p, small, sizeof small);
 	char *text = len < sizeof small ? small : sf_mem_alloc(len + 1);
+	int r = -ENOMEM;
 
 	pub->env = NULL;
 	pub->m = NULL;
@@ -177,17 +194,11 @@ static int prepare(const struct sf_policy *p, struct publication *pub)
 	if (text) {
 		if (text != small)
 			sf_policy_print_short(p, text, len + 1);
-		pub->env = env_text(p, text, len);
-		pub->m = new_state_mapping(text, len, &pub->size);
+		r = prepare_text(p, text, len, NULL, pub);
 		if (text != small)
 			sf_mem_free(text, len + 1);
 	}
-	if ((!pub->m && pub->size) || !pub->env) {
-		if (pub->m)
-			drop_state(pub->m, pub->size);
-		return -ENOMEM;
-	}
-	return 0;
+	return r;
 }
 
 static void unprepare(const struct publication *pub)
@@ -225,6 +236,25 @@ int sf_publish(const struct sf_policy *p)
 	struct publication pub;
 
 	if (prepare(p, &pub) < 0)
+		return -ENOMEM;
+	commit(p, &pub);
+	return 0;
+}
+
+/* An exec'd image's policy, parsed from text, the short form its parent
+ * handed on with its origin map: parsing a short form and printing it
+ * again gives the same text (the fuzzers check it), so the image hands on
+ * what it was handed instead of printing it (about 8k instructions of
+ * each exec'd start).  A text that is not a short form (set by hand, or
+ * the user's own that trusted mode's images inherit: init.c) still means
+ * p, and is handed on as it is.  origins NULL: p's own map. */
+int sf_publish_handed(const struct sf_policy *p, const char *text, const char *origins)
+{
+	struct publication pub = { NULL, NULL, 0 };
+
+	if (origins && sizeof "SECFILTER_ORIGINS=" + sf_strlen(origins) > SF_ENV_STRING_MAX)
+		return sf_publish(p);
+	if (prepare_text(p, text, sf_strlen(text), origins, &pub) < 0)
 		return -ENOMEM;
 	commit(p, &pub);
 	return 0;

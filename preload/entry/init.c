@@ -362,7 +362,10 @@ static int warns_at_load(const struct env_in *e)
 	return !e->origins && !e->handshake;
 }
 
-static const struct sf_policy *load_policy(const struct env_in *e, int warn)
+/* *handed: 1 when the text and its origin map are a short form a parent
+ * handed on (they are then handed on as they are: sf_publish_handed);
+ * run's text, with its handshake, is the user's. */
+static const struct sf_policy *load_policy(const struct env_in *e, int warn, int *handed)
 {
 	struct sf_policy *p = NULL;
 	struct sf_diag diag = { .emit = warn_at_load };
@@ -392,8 +395,9 @@ static const struct sf_policy *load_policy(const struct env_in *e, int warn)
 	/* The text a parent handed on (its short form, or run's canonical
 	 * text): its filters' origins are where the user wrote them.  A map
 	 * that does not fit leaves the text's own. */
+	*handed = 0;
 	if (e->origins && !e->policy_file)
-		(void)sf_policy_set_origins(&p, e->origins);
+		*handed = sf_policy_set_origins(&p, e->origins) == 0 && !e->handshake && !p->pending;
 	return p;
 }
 
@@ -450,15 +454,60 @@ static void boot_id(struct sf_prog *prog)
 		prog->id = 0;
 }
 
+/* The mark's answer for prog's id, asked once per id: the start asks
+ * about the same id for its Landlock layers and for its filter. */
+static int mark_in_force(const struct sf_prog *prog)
+{
+	static uint64_t asked;
+	static int answer;
+
+	if (!prog->id || prog->id != asked) {
+		answer = sf_trusted_in_force(prog);
+		asked = prog->id;
+	}
+	return answer;
+}
+
 static int same_filter_inherited(void)
 {
 	struct sf_prog prog;
 
 	boot_id(&prog);
-	return sf_trusted_in_force(&prog);
+	return mark_in_force(&prog);
 }
 
-static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited)
+/* An image exec'd by a process under LD_AUDIT alone inherits the
+ * environment the program passed: the user's own text, not a short form
+ * (no code of ours saw the exec).  When the filter in force is marked
+ * with that very text's id (the first image's mark answers for both:
+ * trusted.c), the image hands on the text as it is rather than print its
+ * short form, whose id the mark answers too.  The kernel's answer, not
+ * the environment's: a text no filter of ours was compiled from is
+ * printed and asked about as before. */
+static int own_text_in_force(const char *text)
+{
+	struct sf_prog prog;
+
+	sf_trusted_boot_id(text, sf_strlen(text), &prog);
+	return mark_in_force(&prog);
+}
+
+/* The id of the text the start read, for the mark, when it is not the
+ * short form (whose id the mark has anyway). */
+static uint64_t raw_text_id(const char *raw)
+{
+	static const char prefix[] = "SECFILTER_POLICY=";
+	struct sf_prog prog;
+
+	if (!raw || !sf_env_policy || sf_streq(raw, sf_env_policy + sizeof prefix - 1))
+		return 0;
+	sf_trusted_boot_id(raw, sf_strlen(raw), &prog);
+	return prog.id;
+}
+
+/* raw: the SECFILTER_POLICY text the start read, NULL for a file. */
+static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited,
+			    const char *raw)
 {
 	struct sf_error err;
 	struct sf_prog prog;
@@ -466,7 +515,7 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 	boot_id(&prog);
 	/* Nothing to add either where the inherited filter denies the calls
 	 * that add one; its tree then has no mark (trusted.c) to ask. */
-	if (inherited && (sf_trusted_in_force(&prog) || !sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
+	if (inherited && (mark_in_force(&prog) || !sf_may(SYS_prctl, PR_SET_NO_NEW_PRIVS) ||
 			  !sf_may(SYS_seccomp, SECCOMP_SET_MODE_FILTER))) {
 		if (hs)
 			handshake(hs);
@@ -474,6 +523,8 @@ static void enforce_trusted(const struct sf_policy *p, const char *hs, int inher
 	}
 	if (sf_trusted_compile_boot(p, &prog, &err) < 0)
 		sf_apply_error(&err);
+	if (prog.id)
+		prog.text_id = raw_text_id(raw);
 	if (hs)
 		handshake(hs);
 	if (!inherited && sf_guard_install() < 0)
@@ -602,7 +653,7 @@ int sf_boot_trusted(void)
 	struct sf_ksigaction old;
 	struct env_in e;
 	struct sf_policy *p;
-	int inherited = 0;
+	int inherited = 0, handed, r;
 
 	read_env(&e, sf_env_start);
 	if (!e.policy && !e.policy_file)
@@ -628,7 +679,7 @@ int sf_boot_trusted(void)
 		inherited = sf_guard_inherited(&old);
 	else
 		sf_fatal("secfilter: cannot read SIGSYS's action");
-	p = (struct sf_policy *)load_policy(&e, warns_at_load(&e) && !inherited);
+	p = (struct sf_policy *)load_policy(&e, warns_at_load(&e) && !inherited, &handed);
 	if (p->pending) {
 		sf_policy_free(p);
 		return 0;
@@ -641,7 +692,13 @@ int sf_boot_trusted(void)
 		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard's stub");
 	sf_cur = p;
 	sf_kernel_on = inherited;
-	if (sf_publish(p) < 0)
+	if (handed)
+		r = sf_publish_handed(p, e.policy, e.origins);
+	else if (inherited && e.policy && own_text_in_force(e.policy))
+		r = sf_publish_handed(p, e.policy, NULL);
+	else
+		r = sf_publish(p);
+	if (r < 0)
 		sf_fatal("secfilter: out of memory");
 	if (!inherited || sf_may(SYS_rt_sigprocmask, SIG_UNBLOCK))
 		unblock_sigsys();
@@ -655,7 +712,7 @@ int sf_boot_trusted(void)
 	if (!inherited)
 		sf_notify_start(p);
 	sf_ll_boot(p, e.landlock, inherited && same_filter_inherited());
-	enforce_trusted(p, e.handshake, inherited);
+	enforce_trusted(p, e.handshake, inherited, e.policy_file ? NULL : e.policy);
 	return 1;
 }
 
@@ -665,7 +722,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 {
 	struct env_in e;
 	const struct sf_policy *p;
-	int others;
+	int others, handed;
 
 	sf_env_start = envp;
 	objs_ok = sf_objs_init(argc, argv) == 0;
@@ -683,7 +740,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	sf_log_check();
 	if (e.comm)
 		set_comm(e.comm);
-	p = load_policy(&e, warns_at_load(&e));
+	p = load_policy(&e, warns_at_load(&e), &handed);
 	resolve_lib_path(NULL);
 	if (sf_cfg.mode == SF_MODE_TRUSTED && !p->pending)
 		need_audit(e.audit != NULL);
@@ -691,7 +748,7 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	if (sf_install_sigsys(NULL) < 0)
 		sf_fatal("secfilter: cannot install the SIGSYS handler");
 	sf_cur = p;
-	if (sf_publish(p) < 0)
+	if ((handed ? sf_publish_handed(p, e.policy, e.origins) : sf_publish(p)) < 0)
 		sf_fatal("secfilter: out of memory");
 	unblock_sigsys();
 	sf_ll_boot(p, e.landlock, 0);

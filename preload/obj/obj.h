@@ -26,6 +26,10 @@ struct r_debug;
 const struct r_debug *sf_objs_rdebug(void);
 int sf_objs_main(uintptr_t *phdr, unsigned *phnum, const char **name);
 const char *sf_loader_path(void); /* the loader that loaded this process */
+/* The running kernel's version, (major << 16) + (minor << 8) + patch
+ * (capped at 255); 0 when unknown. */
+uint32_t sf_kernel_version(void);
+#define SF_KERNEL(a, b) ((uint32_t)(a) << 16 | (uint32_t)(b) << 8)
 /* A function of libc itself, never another object's. */
 void *sf_libc_sym(const char *name);
 /* 1 when references to every name bind to libc's own definition. */

@@ -22,7 +22,7 @@
 
 extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));
 
-static uintptr_t at_base SF_HOT, at_phdr SF_HOT, at_phnum SF_HOT;
+static uintptr_t at_base SF_HOT, at_phdr SF_HOT, at_phnum SF_HOT, at_vdso;
 static const char *argv0 SF_HOT;
 static struct r_debug *rdebug SF_HOT;
 static struct sf_obj libc SF_HOT;
@@ -321,6 +321,7 @@ int sf_objs_init(int argc, char **argv)
 		case AT_BASE: at_base = a->a_un.a_val; break;
 		case AT_PHDR: at_phdr = a->a_un.a_val; break;
 		case AT_PHNUM: at_phnum = a->a_un.a_val; break;
+		case AT_SYSINFO_EHDR: at_vdso = a->a_un.a_val; break;
 		}
 	}
 	rdebug = find_rdebug();
@@ -328,6 +329,35 @@ int sf_objs_init(int argc, char **argv)
 		return -1;
 	libc_found = sf_obj_soname("libc.so.6", &libc) == 0;
 	sf_setcanceltype = (int (*)(int, int *))sf_libc_sym("pthread_setcanceltype");
+	return 0;
+}
+
+/* The kernel's version, from the "Linux" note of its vDSO (its
+ * LINUX_VERSION_CODE: what glibc once read there too), with no call to
+ * make.  0 when there is none to read. */
+uint32_t sf_kernel_version(void)
+{
+	static uint32_t version;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)at_vdso;
+	unsigned i;
+
+	if (version || !eh || eh->e_phentsize != sizeof(Elf64_Phdr))
+		return version;
+	for (i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(at_vdso + eh->e_phoff) + i;
+		const char *n = (const char *)(at_vdso + ph->p_offset), *end = n + ph->p_filesz;
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (n + sizeof(Elf64_Nhdr) <= end) {
+			const Elf64_Nhdr *nh = (const Elf64_Nhdr *)n;
+			const char *name = n + sizeof *nh;
+			const char *desc = name + ((nh->n_namesz + 3) & ~3u);
+			if (nh->n_type == 0 && nh->n_namesz == 6 && sf_streq(name, "Linux") && nh->n_descsz >= 4 &&
+			    desc + 4 <= end)
+				return version = *(const uint32_t *)desc;
+			n = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
 	return 0;
 }
 

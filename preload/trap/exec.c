@@ -60,6 +60,7 @@ struct plan {
 	long err;          /* T_FAILS: what the exec would return */
 	long fd;           /* T_PRELOAD: the file to execute */
 	int fd_ours;       /* opened here: closed after a failed exec */
+	int named;         /* the kernel names the image as execve would (open_target) */
 	long lease_fd;     /* holds the file's content still (see hold); -1 */
 	/* Scripts: the words the kernel puts before the script's argv[1]
 	 * (interpreter, its argument, the script's name, innermost last),
@@ -275,6 +276,31 @@ static long open_exec(long dirfd, const char *path, long flags)
 static long classify(struct plan *pl, long fd, int ours, const char *filename, int inaccessible,
 		     int depth);
 
+/* Opens what the exec names.  Executed by descriptor, the image is named
+ * after the file's directory entry (since Linux 6.13 or 6.14: 6.14 is
+ * taken, a kernel before it gets the name set; the descriptor's number
+ * before that): the name the path ends in, which execve would give it
+ * too, unless that is a symbolic link (python3 for python3.11).  So the
+ * path is opened without following a last link first, and only a link,
+ * an older kernel or a script (named after the script, not its
+ * interpreter) needs SECFILTER_COMM and the new image's prctl. */
+static long open_target(struct plan *pl, const struct exec_req *r)
+{
+	int by_entry = sf_kernel_version() >= SF_KERNEL(6, 14);
+	long fd;
+
+	if (by_entry && !(r->flags & AT_SYMLINK_NOFOLLOW)) {
+		fd = open_exec(r->dirfd, r->path, r->flags | AT_SYMLINK_NOFOLLOW);
+		if (fd != -ELOOP) {
+			pl->named = fd >= 0;
+			return fd;
+		}
+	}
+	fd = open_exec(r->dirfd, r->path, r->flags);
+	pl->named = by_entry && fd >= 0 && (r->flags & AT_SYMLINK_NOFOLLOW);
+	return fd;
+}
+
 /* A script: the kernel would run its interpreter with [interpreter,
  * argument, filename, argv[1]...].  So do we, after probing the
  * interpreter the same way (it may be a script too). */
@@ -450,7 +476,7 @@ static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *name
 		inaccessible = sf_sys(SYS_fcntl, r->dirfd, F_GETFD, 0, 0, 0, 0) > 0;
 	if (empty_path(r)) {
 		classify(pl, r->dirfd, 0, pl->filename, inaccessible, 0);
-	} else if ((fd = open_exec(r->dirfd, r->path, r->flags)) >= 0) {
+	} else if ((fd = open_target(pl, r)) >= 0) {
 		classify(pl, fd, 1, pl->filename, inaccessible, 0);
 	} else if (gone(fd)) {
 		fails(pl, fd);
@@ -642,8 +668,8 @@ static void fill_argv(char **out, const struct plan *pl, char *const *argv)
 
 /* SECFILTER_COMM=<what the kernel would name the process>: executed by
  * descriptor, the process would be named after the file's directory
- * entry (or the descriptor's number, before Linux 6.13); the library's
- * constructor in the new image puts the name back. */
+ * entry (or the descriptor's number on older kernels: open_target); the
+ * library's constructor in the new image puts the name back. */
 static void put_comm(struct sf_buf *b, const char *filename)
 {
 	const char *base = filename, *s;
@@ -823,7 +849,7 @@ long sf_exec(struct sf_call *c)
 		pl->t = T_KERNEL;
 	with_us = pl->t == T_PRELOAD;
 	has_pre = build_preload(&pre, prog_pre, with_us);
-	if (with_us && !empty_path(&r))
+	if (with_us && !empty_path(&r) && (!pl->named || pl->nscripts))
 		put_comm(&comm, pl->filename);
 	fill_env(env, r.envp, pre.p, has_pre, comm.len ? comm.p : NULL, with_us);
 	if (with_us && pl->nscripts)

@@ -81,6 +81,7 @@ struct sf_prog {
 	unsigned len;
 	int all_threads;
 	uint64_t id; /* the id its mark answers (trusted.c), 0 for none */
+	uint64_t text_id; /* and the id of the text a start read, when not its short form */
 };
 int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 		       struct sf_prog *out, struct sf_error *err);

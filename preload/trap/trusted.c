@@ -156,18 +156,27 @@ static int add_pass(struct sock_filter *f, unsigned *len)
 /* The mark of the program id, after it (flags: its TSYNC), where p (the
  * policy the program was compiled from, which decides as it does) lets
  * this very call through.  No prctl: the program's load set
- * no_new_privs, and the program may deny prctl. */
-static void install_mark(const struct sf_policy *p, uint64_t id, unsigned long flags)
+ * no_new_privs, and the program may deny prctl.  It answers for a
+ * second id too (the same when there is none): that of the text the
+ * start read, when that is not the short form -- the user's own, which
+ * the images a process under LD_AUDIT alone execs inherit, and which
+ * parses to the same policy; they then hand it on as it is
+ * (entry/init.c). */
+static void install_mark(const struct sf_policy *p, uint64_t id, uint64_t id2,
+			 unsigned long flags)
 {
 	const struct sock_filter mark[] = {
-		/* 0 */ SF_LD(4), SF_JNE(AUDIT_ARCH_X86_64, 11),
-		/* 2 */ SF_LD(0), SF_JNE(SYS_sched_yield, 9),
-		/* 4 */ SF_LD(16), SF_JNE((uint32_t)MARK_TAG, 7),
-		/* 6 */ SF_LD(20), SF_JNE((uint32_t)(MARK_TAG >> 32), 5),
+		/* 0 */ SF_LD(4), SF_JNE(AUDIT_ARCH_X86_64, 16),
+		/* 2 */ SF_LD(0), SF_JNE(SYS_sched_yield, 14),
+		/* 4 */ SF_LD(16), SF_JNE((uint32_t)MARK_TAG, 12),
+		/* 6 */ SF_LD(20), SF_JNE((uint32_t)(MARK_TAG >> 32), 10),
 		/* 8 */ SF_LD(24), SF_JNE((uint32_t)id, 3),
 		/* 10 */ SF_LD(28), SF_JNE((uint32_t)(id >> 32), 1),
-		/* 12 */ SF_RET(SECCOMP_RET_ERRNO | (sf_notify_wanted ? MARK_ERRNO_HEARD : MARK_ERRNO)),
-		/* 13 */ SF_RET(SECCOMP_RET_ALLOW),
+		/* 12 */ BPF_JUMP(BPF_JMP | BPF_JA, 4, 0, 0),
+		/* 13 */ SF_LD(24), SF_JNE((uint32_t)id2, 3),
+		/* 15 */ SF_LD(28), SF_JNE((uint32_t)(id2 >> 32), 1),
+		/* 17 */ SF_RET(SECCOMP_RET_ERRNO | (sf_notify_wanted ? MARK_ERRNO_HEARD : MARK_ERRNO)),
+		/* 18 */ SF_RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog fp = { .len = sizeof mark / sizeof mark[0],
 				 .filter = (struct sock_filter *)mark };
@@ -226,6 +235,7 @@ int sf_trusted_compile(const struct sf_policy *p, int all_threads,
 	out->size = SF_BPF_MAX * sizeof(struct sock_filter);
 	out->insns = sf_pages(out->size);
 	out->id = policy_id(p, all_threads);
+	out->text_id = 0;
 	return compile_into(p, all_threads, out, err);
 }
 
@@ -235,6 +245,7 @@ void sf_trusted_boot_id(const char *text, size_t len, struct sf_prog *out)
 	out->len = 0;
 	out->all_threads = 1;
 	out->id = text_id(text, len, 1);
+	out->text_id = 0;
 }
 
 int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out, struct sf_error *err)
@@ -272,7 +283,8 @@ int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_e
 	long r = sf_seccomp_install(prog->insns, prog->len, flags);
 
 	if (r >= 0 && prog->id)
-		install_mark(p, prog->id, flags & SECCOMP_FILTER_FLAG_TSYNC);
+		install_mark(p, prog->id, prog->text_id ? prog->text_id : prog->id,
+			     flags & SECCOMP_FILTER_FLAG_TSYNC);
 	if (r < 0 && !err->text[0]) {
 		struct sf_buf b = { err->text, 0, sizeof err->text };
 		sf_puts(&b, "secfilter: cannot install the kernel filter: ");
