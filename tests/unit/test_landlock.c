@@ -298,7 +298,7 @@ static int enforce(const char *text, int abi, const struct sf_ll_extra *extra, u
 		   struct sf_error *err)
 {
 	struct sf_policy *p = t_parse(NULL, text);
-	struct sf_ll_env env = { fake_sys, extra, nextra, collect_warning, NULL };
+	struct sf_ll_env env = { fake_sys, extra, nextra, collect_warning, NULL, 0 };
 	int rc;
 
 	memset(&k, 0, sizeof(k));
@@ -442,7 +442,7 @@ static void a_failed_restriction_is_an_error(void **state __attribute__((unused)
 	k.restrict_errno = EPERM;
 	{
 		struct sf_policy *p = t_parse(NULL, "net.bind: 1");
-		struct sf_ll_env env = { fake_sys, NULL, 0, collect_warning, NULL };
+		struct sf_ll_env env = { fake_sys, NULL, 0, collect_warning, NULL, 0 };
 		k.abi = 7;
 		assert_int_equal(sf_landlock_enforce(p->landlock, 0, &env, &err), -EPERM);
 		assert_non_null(strstr(err.text, "cannot enforce the Landlock ruleset: Operation not permitted"));
