@@ -60,6 +60,7 @@
 #include "bpf.h"
 #include "kmsg.h"
 #include "listen.h"
+#include "llaudit.h"
 #include "secfilter.h"
 #include "sflandlock.h"
 #include "trace.h"
@@ -125,6 +126,7 @@ struct run {
 	struct listener lis;    /* trusted mode: run listens to its filter */
 	int listen;             /* it will */
 	struct sf_ll_fds ll;    /* the fs./net. rules' rulesets, entered before exec */
+	struct llaudit lla;     /* trusted mode: Landlock's denials, from audit records */
 };
 
 /* SECFILTER_ACTION's log values: LOG_LINES, LOG_FULL, or -1. */
@@ -791,10 +793,10 @@ static int spawn_failed(const struct run *r, int errfd, int status)
  * read once PROG is gone. */
 static void await_exit(struct run *r)
 {
-	struct pollfd p[3];
+	struct pollfd p[4];
 	int pidfd;
 
-	if (r->sup < 0 && r->lis.fd < 0)
+	if (r->sup < 0 && r->lis.fd < 0 && r->lla.fd < 0)
 		return;
 	pidfd = (int)syscall(SYS_pidfd_open, r->pid, 0);
 	if (pidfd < 0)
@@ -802,10 +804,11 @@ static void await_exit(struct run *r)
 	p[0].fd = pidfd;
 	p[1].fd = r->sup;
 	p[2].fd = r->lis.fd;
-	p[0].events = p[1].events = p[2].events = POLLIN;
+	p[3].fd = r->lla.fd;
+	p[0].events = p[1].events = p[2].events = p[3].events = POLLIN;
 	for (;;) {
 		/* a process given SIGSYS is looked at again until it is gone */
-		int n = poll(p, 3, listen_reap(&r->lis, 0) ? 100 : -1);
+		int n = poll(p, 4, listen_reap(&r->lis, 0) ? 100 : -1);
 
 		if (n < 0 && errno != EINTR)
 			break;
@@ -813,6 +816,8 @@ static void await_exit(struct run *r)
 			drain_kills(r);
 		if (n > 0 && (p[2].revents & POLLIN))
 			listen_serve(&r->lis, 0);
+		if (n > 0 && (p[3].revents & POLLIN))
+			llaudit_read(&r->lla);
 		if (n > 0 && p[0].revents)
 			break;
 	}
@@ -879,6 +884,7 @@ static int wait_prog(struct run *r)
 	 * by now. */
 	drain_kills(r);
 	finish_listening(r);
+	llaudit_finish(&r->lla);
 	report_kills(r);
 	treelog_summary(&r->tl);
 	/* PROG exited 0, so whoever was killed was another process. */
@@ -911,6 +917,7 @@ static int start(struct run *r)
 		sp.before_exec_ctx = &r->ll;
 	}
 	r->pid = trace_spawn(&sp, &errfd);
+	r->lla.creator = r->pid; /* who enters our layers: their domains are ours */
 	landlock_release(&r->ll);
 	free_env(env, own);
 	if (r->mode == MODE_INTERPOSE)
@@ -1004,6 +1011,8 @@ static int prepare(struct run *r, int argc, char **argv)
 	r->lis.log = r->log;
 	r->lis.p = r->policy;
 	r->lis.tl = &r->tl;
+	if (r->mode == MODE_TRUSTED)
+		llaudit_open(&r->lla, r->policy->landlock, &r->tl);
 	return 0;
 }
 
@@ -1012,6 +1021,7 @@ static void release(struct run *r)
 	size_t i;
 
 	landlock_release(&r->ll);
+	llaudit_close(&r->lla);
 	if (r->hs[0] >= 0)
 		close(r->hs[0]);
 	if (r->kmsg >= 0)
@@ -1046,6 +1056,7 @@ int cmd_run(int argc, char **argv)
 	r.kmsg = -1;
 	r.sup = -1;
 	r.lis.fd = -1;
+	r.lla.fd = -1;
 	rc = prepare(&r, argc, argv);
 	if (rc == 0) {
 		/* Opened before PROG starts, at the log's end: only records
