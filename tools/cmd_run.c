@@ -481,7 +481,8 @@ static void add_kill(struct run *r, pid_t pid, long nr, const char *comm)
  * "kill NR COMM\n" right before the policy kills it (followed by its
  * report when it could not write it), and in log mode,
  * when it exits or executes another program, "log NR DECISION COMM\n"
- * and the observation of those calls (sf_obs_format). */
+ * and the observation of those calls (sf_obs_format), and "landlock NR
+ * CALLS COMM\n" and the add: rule of a kind of Landlock denial. */
 static void drain_kills(struct run *r)
 {
 	char buf[16384], ctl[CMSG_SPACE(sizeof(struct ucred))], comm[17];
@@ -491,6 +492,7 @@ static void drain_kills(struct run *r)
 	ssize_t n;
 	pid_t pid;
 	long nr;
+	unsigned long long calls;
 	int d, used;
 
 	while (r->sup >= 0) {
@@ -523,6 +525,11 @@ static void drain_kills(struct run *r)
 			struct sf_obs o;
 			if (sf_obs_parse(&o, buf + used, (size_t)(n - used)) == 0)
 				treelog_counted(&r->tl, nr, d, comm, &o);
+		} else if (pid > 0 && sscanf(buf, "landlock %ld %llu %16[^\n]\n%n", &nr, &calls, comm,
+					    &used) == 3 && used > 0 && used < n) {
+			/* log mode: a kind of Landlock denial, reported by the
+			 * library already: its rule for the summary */
+			treelog_landlock(&r->tl, buf + used, comm, calls);
 		}
 	}
 }

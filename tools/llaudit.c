@@ -148,7 +148,7 @@ static void report(struct llaudit *a, const struct llaudit_event *e)
 	if (!sf_ll_report(&o, a->ll, &d) || sf_out_end(&o) >= sizeof(text))
 		return;
 	sf_ll_fix(&fo, a->ll, &d);
-	if (sf_out_end(&fo) < sizeof(fix) && treelog_landlock(a->tl, fix, d.comm))
+	if (sf_out_end(&fo) < sizeof(fix) && treelog_landlock(a->tl, fix, d.comm, 1))
 		treelog_write(a->tl, text, o.len);
 }
 

@@ -131,19 +131,19 @@ void treelog_counted(struct treelog *t, long nr, int d, const char *comm, const 
 	t->progs->r[nr].by_prog[prog] += (uint32_t)o->calls;
 }
 
-int treelog_landlock(struct treelog *t, const char *fix, const char *comm)
+int treelog_landlock(struct treelog *t, const char *fix, const char *comm, uint64_t count)
 {
 	size_t i;
 
 	for (i = 0; i < t->nll; i++)
 		if (strcmp(t->ll[i].fix, fix) == 0) {
-			t->ll[i].count++;
+			t->ll[i].count += count;
 			return 0;
 		}
 	t->ll = xgrow(t->ll, &t->llcap, t->nll, sizeof(*t->ll), 8);
 	t->ll[t->nll].fix = xstrdup(fix);
 	snprintf(t->ll[t->nll].comm, sizeof(t->ll[0].comm), "%s", comm ? comm : "?");
-	t->ll[t->nll].count = 1;
+	t->ll[t->nll].count = count;
 	t->nll++;
 	return 1;
 }

@@ -55,11 +55,12 @@ void treelog_counted(struct treelog *t, long nr, int d, const char *comm, const 
  * error, and the text written there, when that is not where it failed. */
 void treelog_write(struct treelog *t, const char *s, size_t n);
 
-/* A denial by Landlock whose add: rule is fix, by comm (NULL: unknown):
- * 1 when it is the first with that rule (report it), 0 for a repeat.
+/* count denials by Landlock whose add: rule is fix, by comm (NULL:
+ * unknown): 1 when they are the first with that rule (report them), 0
+ * for repeats.
  * Landlock has no log mode: the access failed, in log mode too; the
  * summary lists the rules with the syscalls'. */
-int treelog_landlock(struct treelog *t, const char *fix, const char *comm);
+int treelog_landlock(struct treelog *t, const char *fix, const char *comm, uint64_t count);
 
 /* The summary of log mode (nothing when nothing was denied). */
 void treelog_summary(struct treelog *t);

@@ -165,12 +165,22 @@ static void give(struct area *a)
 		sf_unpages(a, sizeof *a);
 }
 
+/* Reported; in log mode the first of its kind only, the rest counted
+ * for the summary (logsum.c). */
 static void emit(struct area *a, const struct sf_ll_denial *d, const struct sf_landlock *ll)
 {
 	struct sf_out o = { a->text, sizeof a->text, 0 };
 
-	if (sf_ll_report(&o, ll, d))
-		sf_log_emit(a->text, o.len < o.cap ? o.len : o.cap);
+	if (!sf_ll_report(&o, ll, d) || o.len >= o.cap)
+		return;
+	if (sf_cfg.action == SF_ACT_LOG) {
+		struct sf_out f = { a->text + o.len, o.cap - o.len, 0 };
+
+		sf_ll_fix(&f, ll, d);
+		if (f.len < f.cap && !sf_logsum_landlock(d->nr, f.buf, f.len))
+			return;
+	}
+	sf_log_emit(a->text, o.len);
 }
 
 static void who(struct sf_ll_denial *d, char comm[17])
