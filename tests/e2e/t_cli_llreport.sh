@@ -58,6 +58,22 @@ for n in 'x', 'y':
 expect_grep "^secfilter: python3\[[0-9]+\]: log mode: Landlock denied 1 kind of access" "$S/log"
 expect_grep "^    fs.write: $S/b +# denied by Landlock 2 times: python3$" "$S/log"
 
+# ---- the library as an audit module (trusted): it reports what its
+# wrappers see, so with LD_PRELOAD as well; LD_AUDIT alone enforces and
+# reports nothing of its own (secfilter-preload(7))
+for pre in "$LIB" ""; do
+	env LD_AUDIT="$LIB" LD_PRELOAD="$pre" SECFILTER_MODE=trusted SECFILTER_POLICY="$P" \
+		cp "$S/in" "$S/b/x" 2> err && fail "LD_AUDIT: cp succeeded"
+	expect_grep "cannot create regular file '$S/b/x': Permission denied" err
+	[ ! -e "$S/b/x" ] || fail "LD_AUDIT: cp wrote outside the granted directory"
+	if [ -n "$pre" ]; then
+		expect_grep "^cp\[[0-9]+\]: openat denied by Landlock: \"$S/b/x\" needs fs.make_reg$" err
+		expect_grep "^    add: fs.write: $S/b$" err
+	else
+		expect_no_grep 'denied by Landlock' err
+	fi
+done
+
 # ---- trusted: what the kernel's audit records ----
 was=$($AUDIT get 2> /dev/null)
 if [ -z "$was" ]; then
