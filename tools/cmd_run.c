@@ -894,6 +894,8 @@ static int wait_prog(struct run *r)
 	llaudit_finish(&r->lla);
 	report_kills(r);
 	treelog_summary(&r->tl);
+	if (status_to_exit(st) != 0)
+		llaudit_say_unseen(&r->lla);
 	/* PROG exited 0, so whoever was killed was another process. */
 	if (status_to_exit(st) == 0 && r->nkills)
 		return EX_SF_TREE_KILLED;

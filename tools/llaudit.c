@@ -37,10 +37,16 @@ struct llaudit_event {
 	char path[PATH_MAX];
 };
 
-static void say_unreported(const char *why)
+static void unreadable(struct llaudit *a, const char *why)
 {
-	fprintf(stderr, "secfilter: run: warning: what Landlock denies is enforced but will not be "
-		"reported: %s\n", why);
+	snprintf(a->why, sizeof(a->why), "%s", why);
+}
+
+void llaudit_say_unseen(const struct llaudit *a)
+{
+	if (a->why[0])
+		fprintf(stderr, "secfilter: run: note: what Landlock denied (if anything) was "
+			"enforced but not reported: %s\n", a->why);
 }
 
 /* Whether audit is on: 1, 0, or -1 when it cannot be asked (AUDIT_GET
@@ -95,12 +101,12 @@ void llaudit_open(struct llaudit *a, const struct sf_landlock *ll, struct treelo
 	if (!ll)
 		return;
 	if (!kmsg_pids_match()) {
-		say_unreported("the kernel's audit records give the pids of the initial PID "
+		unreadable(a, "the kernel's audit records give the pids of the initial PID "
 			       "namespace, not of this one");
 		return;
 	}
 	if (audit_enabled() == 0) {
-		say_unreported("the kernel's audit is off (auditctl -e 1 turns it on)");
+		unreadable(a, "the kernel's audit is off (auditctl -e 1 turns it on)");
 		return;
 	}
 	a->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_AUDIT);
@@ -108,7 +114,7 @@ void llaudit_open(struct llaudit *a, const struct sf_landlock *ll, struct treelo
 		char why[256];
 		snprintf(why, sizeof(why), "the kernel's audit records cannot be read here (%s%s)",
 			 strerror(errno), errno == EPERM ? ": reading them needs CAP_AUDIT_READ" : "");
-		say_unreported(why);
+		unreadable(a, why);
 		llaudit_close(a);
 		return;
 	}

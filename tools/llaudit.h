@@ -37,13 +37,20 @@ struct llaudit {
 	struct llaudit_event *ev;        /* the event being read, then held */
 	size_t nev, evcap;
 	int lost;                        /* the socket overflowed */
+	char why[256];                   /* why the records cannot be read */
 };
 
 /* Opens the records' socket when p has fs./net. rules (a->fd -1
- * otherwise).  When they cannot be read (no CAP_AUDIT_READ, audit off,
- * a PID namespace whose pids the records do not give), says once on
- * standard error that denials are enforced but not reported, and why. */
+ * otherwise); a->why says why when they cannot be read (no
+ * CAP_AUDIT_READ, audit off, a PID namespace whose pids the records do
+ * not give). */
 void llaudit_open(struct llaudit *a, const struct sf_landlock *ll, struct treelog *tl);
+
+/* Says once on standard error, when the records could not be read, that
+ * denials were enforced but not reported, and why: for a run whose PROG
+ * failed, where a denial may be the cause (a run that succeeded is not
+ * told about what did not matter to it). */
+void llaudit_say_unseen(const struct llaudit *a);
 
 /* Reads the records queued now, reporting the denials of our domains. */
 void llaudit_read(struct llaudit *a);
