@@ -620,6 +620,7 @@ int sf_ll_build(const struct sf_landlock *ll, unsigned first, const struct sf_ll
 	unsigned layer;
 
 	out->n = 0;
+	out->flags = abi >= 7 ? env->log : 0;
 	err->code = 0;
 	err->text[0] = '\0';
 	for (layer = first; ll && layer < ll->nlayers; layer++)
@@ -657,7 +658,7 @@ int sf_ll_restrict(const struct sf_ll_fds *f, sf_ll_sys_fn sys)
 		return 0;
 	rc = sys(SYS_prctl, LL_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
 	for (i = 0; rc == 0 && i < f->n; i++)
-		rc = sys(__NR_landlock_restrict_self, f->fd[i], 0, 0, 0, 0, 0);
+		rc = sys(__NR_landlock_restrict_self, f->fd[i], f->flags, 0, 0, 0, 0);
 	return (int)rc;
 }
 

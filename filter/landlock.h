@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 struct sf_error;
+struct sf_out;
 
 #define SF_LL_MAX_LAYERS 16 /* the kernel's limit on stacked domains */
 #define SF_LL_MAX_RULES 65536
@@ -109,12 +110,23 @@ struct sf_ll_env {
 	 * nothing, which only narrows) and said here; may be NULL */
 	void (*warn)(void *ctx, const char *msg);
 	void *ctx;
+	/* what the kernel's audit is to record of the denials (Landlock ABI
+	 * 7; nothing below): SF_LL_LOG_* of landlock_restrict_self */
+	uint32_t log;
 };
+
+/* landlock_restrict_self's flags: no record of denials by the image that
+ * entered the layer (the library reports those itself); records of
+ * denials by images exec'd later (trusted mode, where the records are the
+ * report). */
+#define SF_LL_LOG_SAME_EXEC_OFF 1u
+#define SF_LL_LOG_NEW_EXEC_ON   2u
 
 /* The rulesets of layers first.. (one fd each, close-on-exec). */
 struct sf_ll_fds {
 	int fd[SF_LL_MAX_LAYERS];
 	unsigned n;
+	uint32_t flags; /* for landlock_restrict_self: env->log where the ABI has it */
 };
 
 /* The Landlock ABI of the running kernel: 1.., or 0 when it has none
@@ -161,5 +173,42 @@ size_t sf_landlock_print(const struct sf_landlock *ll, char *buf, size_t cap);
 
 /* The rights of mask, as "fs.truncate"; "" when none. */
 const char *sf_ll_right_name(uint64_t mask, int net);
+
+/* ---- Reports of denials (llreport.c) ----
+ *
+ *   cp[1234]: openat denied by Landlock: "/tmp/b/x" needs fs.make_reg
+ *       rule: fs.write (p.conf:4) does not grant it here
+ *       add: fs.write: /tmp/b
+ *
+ * The same text from whoever saw the denial: the library sees the call,
+ * its arguments and its result (the path as given, quoted, with its
+ * absolute form when relative); the kernel's audit record names the
+ * object it checked (unquoted: the file, or the directory where a file
+ * was to be made or removed) and, only when audit keeps a syscall context
+ * for the task, the process and the call ("?[?]: a call" otherwise). */
+struct sf_ll_denial {
+	const char *comm;  /* NULL: not known */
+	long pid;          /* 0: not known */
+	long nr;           /* the syscall, -1: not known */
+	const char *given; /* the path as the program gave it; NULL: not known */
+	const char *path;  /* absolute, NUL-terminated; NULL for a port */
+	size_t at_len;     /* the right is needed on path's first at_len bytes */
+	uint64_t right;    /* one right (SF_FS_* or SF_NET_*) */
+	int port;          /* a port's denial: the TCP port */
+};
+
+/* The first layer of ll that denies right on path's first n bytes (path
+ * NULL: on TCP port), or -1; *rule the first rule of that layer that
+ * grants the right anywhere (the line to show), else its first rule. */
+int sf_ll_denier(const struct sf_landlock *ll, uint64_t right, const char *path, size_t n,
+		 int port, const struct sf_ll_rule **rule);
+/* The report of d when a layer of ll denies it: 1, and the text (ending
+ * in a newline) in o; 0 and nothing otherwise. */
+int sf_ll_report(struct sf_out *o, const struct sf_landlock *ll, const struct sf_ll_denial *d);
+/* The add: line's rule alone ("fs.write: /tmp/b"), as sf_ll_report. */
+int sf_ll_fix(struct sf_out *o, const struct sf_landlock *ll, const struct sf_ll_denial *d);
+/* The right the kernel's audit record names ("fs.make_reg",
+ * "net.connect_tcp": one of its blockers=), *net set; 0 if unknown. */
+uint64_t sf_ll_right_of(const char *name, size_t n, int *net);
 
 #endif

@@ -60,6 +60,7 @@
 #include "bpf.h"
 #include "kmsg.h"
 #include "listen.h"
+#include "llaudit.h"
 #include "secfilter.h"
 #include "sflandlock.h"
 #include "trace.h"
@@ -125,6 +126,7 @@ struct run {
 	struct listener lis;    /* trusted mode: run listens to its filter */
 	int listen;             /* it will */
 	struct sf_ll_fds ll;    /* the fs./net. rules' rulesets, entered before exec */
+	struct llaudit lla;     /* trusted mode: Landlock's denials, from audit records */
 };
 
 /* SECFILTER_ACTION's log values: LOG_LINES, LOG_FULL, or -1. */
@@ -479,7 +481,8 @@ static void add_kill(struct run *r, pid_t pid, long nr, const char *comm)
  * "kill NR COMM\n" right before the policy kills it (followed by its
  * report when it could not write it), and in log mode,
  * when it exits or executes another program, "log NR DECISION COMM\n"
- * and the observation of those calls (sf_obs_format). */
+ * and the observation of those calls (sf_obs_format), and "landlock NR
+ * CALLS COMM\n" and the add: rule of a kind of Landlock denial. */
 static void drain_kills(struct run *r)
 {
 	char buf[16384], ctl[CMSG_SPACE(sizeof(struct ucred))], comm[17];
@@ -489,6 +492,7 @@ static void drain_kills(struct run *r)
 	ssize_t n;
 	pid_t pid;
 	long nr;
+	unsigned long long calls;
 	int d, used;
 
 	while (r->sup >= 0) {
@@ -521,6 +525,11 @@ static void drain_kills(struct run *r)
 			struct sf_obs o;
 			if (sf_obs_parse(&o, buf + used, (size_t)(n - used)) == 0)
 				treelog_counted(&r->tl, nr, d, comm, &o);
+		} else if (pid > 0 && sscanf(buf, "landlock %ld %llu %16[^\n]\n%n", &nr, &calls, comm,
+					    &used) == 3 && used > 0 && used < n) {
+			/* log mode: a kind of Landlock denial, reported by the
+			 * library already: its rule for the summary */
+			treelog_landlock(&r->tl, buf + used, comm, calls);
 		}
 	}
 }
@@ -791,10 +800,10 @@ static int spawn_failed(const struct run *r, int errfd, int status)
  * read once PROG is gone. */
 static void await_exit(struct run *r)
 {
-	struct pollfd p[3];
+	struct pollfd p[4];
 	int pidfd;
 
-	if (r->sup < 0 && r->lis.fd < 0)
+	if (r->sup < 0 && r->lis.fd < 0 && r->lla.fd < 0)
 		return;
 	pidfd = (int)syscall(SYS_pidfd_open, r->pid, 0);
 	if (pidfd < 0)
@@ -802,10 +811,11 @@ static void await_exit(struct run *r)
 	p[0].fd = pidfd;
 	p[1].fd = r->sup;
 	p[2].fd = r->lis.fd;
-	p[0].events = p[1].events = p[2].events = POLLIN;
+	p[3].fd = r->lla.fd;
+	p[0].events = p[1].events = p[2].events = p[3].events = POLLIN;
 	for (;;) {
 		/* a process given SIGSYS is looked at again until it is gone */
-		int n = poll(p, 3, listen_reap(&r->lis, 0) ? 100 : -1);
+		int n = poll(p, 4, listen_reap(&r->lis, 0) ? 100 : -1);
 
 		if (n < 0 && errno != EINTR)
 			break;
@@ -813,6 +823,8 @@ static void await_exit(struct run *r)
 			drain_kills(r);
 		if (n > 0 && (p[2].revents & POLLIN))
 			listen_serve(&r->lis, 0);
+		if (n > 0 && (p[3].revents & POLLIN))
+			llaudit_read(&r->lla);
 		if (n > 0 && p[0].revents)
 			break;
 	}
@@ -879,8 +891,11 @@ static int wait_prog(struct run *r)
 	 * by now. */
 	drain_kills(r);
 	finish_listening(r);
+	llaudit_finish(&r->lla);
 	report_kills(r);
 	treelog_summary(&r->tl);
+	if (status_to_exit(st) != 0)
+		llaudit_say_unseen(&r->lla);
 	/* PROG exited 0, so whoever was killed was another process. */
 	if (status_to_exit(st) == 0 && r->nkills)
 		return EX_SF_TREE_KILLED;
@@ -911,6 +926,7 @@ static int start(struct run *r)
 		sp.before_exec_ctx = &r->ll;
 	}
 	r->pid = trace_spawn(&sp, &errfd);
+	r->lla.creator = r->pid; /* who enters our layers: their domains are ours */
 	landlock_release(&r->ll);
 	free_env(env, own);
 	if (r->mode == MODE_INTERPOSE)
@@ -1004,6 +1020,8 @@ static int prepare(struct run *r, int argc, char **argv)
 	r->lis.log = r->log;
 	r->lis.p = r->policy;
 	r->lis.tl = &r->tl;
+	if (r->mode == MODE_TRUSTED)
+		llaudit_open(&r->lla, r->policy->landlock, &r->tl);
 	return 0;
 }
 
@@ -1012,6 +1030,7 @@ static void release(struct run *r)
 	size_t i;
 
 	landlock_release(&r->ll);
+	llaudit_close(&r->lla);
 	if (r->hs[0] >= 0)
 		close(r->hs[0]);
 	if (r->kmsg >= 0)
@@ -1046,6 +1065,7 @@ int cmd_run(int argc, char **argv)
 	r.kmsg = -1;
 	r.sup = -1;
 	r.lis.fd = -1;
+	r.lla.fd = -1;
 	rc = prepare(&r, argc, argv);
 	if (rc == 0) {
 		/* Opened before PROG starts, at the log's end: only records

@@ -25,8 +25,7 @@ int kmsg_open(void)
 	return fd;
 }
 
-/* The value of " key=" in msg, or NULL. */
-static const char *field(const char *msg, const char *key)
+const char *kmsg_field(const char *msg, const char *key)
 {
 	size_t klen = strlen(key);
 	const char *p = msg;
@@ -44,9 +43,7 @@ static int hexval(int c)
 	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
 }
 
-/* comm="name", or hex digits when the name has spaces, quotes or control
- * characters (audit_log_untrustedstring). */
-static void parse_comm(const char *v, char *out, size_t cap)
+void kmsg_untrusted(const char *v, char *out, size_t cap)
 {
 	size_t n = 0;
 
@@ -68,20 +65,20 @@ int kmsg_parse_seccomp(const char *line, struct seccomp_record *rec)
 	if (!msg || !strstr(msg, "type=1326 "))
 		return -1;
 	memset(rec, 0, sizeof(*rec));
-	if (!(v = field(msg, "pid")))
+	if (!(v = kmsg_field(msg, "pid")))
 		return -1;
 	rec->pid = (pid_t)strtol(v, NULL, 10);
-	if (!(v = field(msg, "syscall")))
+	if (!(v = kmsg_field(msg, "syscall")))
 		return -1;
 	rec->syscall = strtol(v, NULL, 10);
-	if ((v = field(msg, "ip")))
+	if ((v = kmsg_field(msg, "ip")))
 		rec->ip = strtoul(v, NULL, 16);
-	if ((v = field(msg, "arch")))
+	if ((v = kmsg_field(msg, "arch")))
 		rec->arch = strtoul(v, NULL, 16);
-	if ((v = field(msg, "sig")))
+	if ((v = kmsg_field(msg, "sig")))
 		rec->sig = (int)strtol(v, NULL, 10);
-	if ((v = field(msg, "comm")))
-		parse_comm(v, rec->comm, sizeof(rec->comm));
+	if ((v = kmsg_field(msg, "comm")))
+		kmsg_untrusted(v, rec->comm, sizeof(rec->comm));
 	return 0;
 }
 

@@ -71,7 +71,7 @@ static const char *log_file(void)
 int landlock_prepare(const struct sf_policy *p, const char *library, struct sf_ll_fds *fds)
 {
 	struct sf_ll_extra extra[2];
-	struct sf_ll_env env = { ll_sys, extra, 0, warn_stderr, NULL };
+	struct sf_ll_env env = { ll_sys, extra, 0, warn_stderr, NULL, 0 };
 	struct sf_error err;
 	const char *log;
 	int rc;
@@ -89,6 +89,10 @@ int landlock_prepare(const struct sf_policy *p, const char *library, struct sf_l
 		if ((log = log_file()))
 			extra[env.nextra++] = (struct sf_ll_extra){ log, SF_FS_WRITE_FILE };
 	}
+	/* trusted mode: the kernel's audit records of PROG's denials are
+	 * their report (llaudit.c); exec'd images are recorded only when
+	 * asked.  Interposition: the library reports them itself. */
+	env.log = library ? 0 : SF_LL_LOG_NEW_EXEC_ON;
 	memset(&err, 0, sizeof(err));
 	rc = sf_ll_build(p->landlock, 0, &env, fds, &err);
 	if (rc == 0)

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -36,6 +37,11 @@ int treelog_init(struct treelog *t, const struct sf_policy *p, int log)
 
 void treelog_free(struct treelog *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->nll; i++)
+		free(t->ll[i].fix);
+	free(t->ll);
 	free(t->e);
 	if (t->progs)
 		learned_free(t->progs);
@@ -125,6 +131,23 @@ void treelog_counted(struct treelog *t, long nr, int d, const char *comm, const 
 	t->progs->r[nr].by_prog[prog] += (uint32_t)o->calls;
 }
 
+int treelog_landlock(struct treelog *t, const char *fix, const char *comm, uint64_t count)
+{
+	size_t i;
+
+	for (i = 0; i < t->nll; i++)
+		if (strcmp(t->ll[i].fix, fix) == 0) {
+			t->ll[i].count += count;
+			return 0;
+		}
+	t->ll = xgrow(t->ll, &t->llcap, t->nll, sizeof(*t->ll), 8);
+	t->ll[t->nll].fix = xstrdup(fix);
+	snprintf(t->ll[t->nll].comm, sizeof(t->ll[0].comm), "%s", comm ? comm : "?");
+	t->ll[t->nll].count = count;
+	t->nll++;
+	return 1;
+}
+
 void treelog_summary(struct treelog *t)
 {
 	uint64_t total = 0;
@@ -134,7 +157,7 @@ void treelog_summary(struct treelog *t)
 	long nr;
 	FILE *f;
 
-	if (!t->log || !t->n)
+	if (!t->log || (!t->n && !t->nll))
 		return;
 	for (nr = 0; nr < SF_NR_COUNT; nr++)
 		if (t->progs->r[nr].calls) {
@@ -144,9 +167,15 @@ void treelog_summary(struct treelog *t)
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return;
-	fprintf(f, "secfilter: log mode: %llu call%s the policy denies ran, of %u system call%s "
-		   "(each reported once); these lines let them run:\n", (unsigned long long)total,
-		total == 1 ? "" : "s", kinds, kinds == 1 ? "" : "s");
+	fputs("secfilter: log mode: ", f);
+	if (t->n)
+		fprintf(f, "%llu call%s the policy denies ran, of %u system call%s (each reported "
+			   "once)", (unsigned long long)total, total == 1 ? "" : "s", kinds,
+			kinds == 1 ? "" : "s");
+	if (t->nll) /* Landlock has no log mode: those failed */
+		fprintf(f, "%sLandlock denied %zu kind%s of access (log mode cannot let them "
+			   "through)", t->n ? "; " : "", t->nll, t->nll == 1 ? "" : "s");
+	fputs("; these lines let them run:\n", f);
 	/* one line per syscall: every rule that denied it, every call */
 	for (i = 0; i < t->n; i++) {
 		char fix[4096];
@@ -158,6 +187,10 @@ void treelog_summary(struct treelog *t)
 		learned_count_comment(f, t->progs, &t->progs->r[t->e[i].nr]);
 		fputc('\n', f);
 	}
+	for (i = 0; i < t->nll; i++)
+		fprintf(f, "    %-40s  # denied by Landlock %llu time%s: %s\n", t->ll[i].fix,
+			(unsigned long long)t->ll[i].count, t->ll[i].count == 1 ? "" : "s",
+			t->ll[i].comm);
 	if (fclose(f) == 0)
 		treelog_write(t, buf, len);
 	free(buf);

@@ -26,6 +26,15 @@ struct treelog {
 	size_t n, cap;
 	struct learned *progs;    /* programs and their counts, per syscall */
 	int fd;                   /* SECFILTER_LOG file, or 2; -1 syslog */
+	struct treelog_ll *ll;    /* Landlock's denials, by their add: rule */
+	size_t nll, llcap;
+};
+
+/* Landlock's denials of one kind: the rule that would allow them. */
+struct treelog_ll {
+	char *fix;
+	char comm[17];            /* the first process denied it ("?": unknown) */
+	uint64_t count;
 };
 
 /* 0, or -1 when SECFILTER_LOG names a file that cannot be opened (said). */
@@ -45,6 +54,13 @@ void treelog_counted(struct treelog *t, long nr, int d, const char *comm, const 
 /* Text out, as reports go: in one write; a failure is said on standard
  * error, and the text written there, when that is not where it failed. */
 void treelog_write(struct treelog *t, const char *s, size_t n);
+
+/* count denials by Landlock whose add: rule is fix, by comm (NULL:
+ * unknown): 1 when they are the first with that rule (report them), 0
+ * for repeats.
+ * Landlock has no log mode: the access failed, in log mode too; the
+ * summary lists the rules with the syscalls'. */
+int treelog_landlock(struct treelog *t, const char *fix, const char *comm, uint64_t count);
 
 /* The summary of log mode (nothing when nothing was denied). */
 void treelog_summary(struct treelog *t);

@@ -42,7 +42,7 @@ static void make_log_file(const char *path)
 static int enter(const struct sf_landlock *ll, unsigned first, struct sf_error *err)
 {
 	struct sf_ll_extra extra[2];
-	struct sf_ll_env env = { ll_sys, extra, 0, NULL, NULL };
+	struct sf_ll_env env = { ll_sys, extra, 0, NULL, NULL, 0 };
 
 	extra[env.nextra++] = (struct sf_ll_extra){ sf_str(sf_cfg.lib_path),
 						    SF_FS_READ_FILE | SF_FS_EXECUTE };
@@ -50,6 +50,11 @@ static int enter(const struct sf_landlock *ll, unsigned first, struct sf_error *
 		make_log_file(sf_cfg.log_path);
 		extra[env.nextra++] = (struct sf_ll_extra){ sf_cfg.log_path, SF_FS_WRITE_FILE };
 	}
+	/* interposition: the library reports what it sees, a kernel record
+	 * of the same denial would only repeat it; trusted mode: the
+	 * kernel's audit records are the only trace of what the library
+	 * cannot see (LD_AUDIT alone), in exec'd images too */
+	env.log = sf_cfg.mode == SF_MODE_TRUSTED ? SF_LL_LOG_NEW_EXEC_ON : SF_LL_LOG_SAME_EXEC_OFF;
 	sf_memset(err, 0, sizeof *err);
 	return sf_landlock_enforce(ll, first, &env, err);
 }

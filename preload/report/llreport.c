@@ -16,6 +16,7 @@
 
 #include "landlock.h"
 #include "report.h"
+#include "internal.h"
 
 int sf_ll_watch;
 
@@ -135,148 +136,118 @@ static int absolute(int dfd, const char *path, char *out)
 	return 0;
 }
 
-static int beneath(const char *path, const char *rule)
-{
-	size_t n = sf_strlen(rule);
 
-	if (n == 1 && rule[0] == '/')
-		return 1;
-	return sf_startswith(path, rule) && (path[n] == '/' || !path[n]);
+/* The report's absolute path and text: one area for the process, taken
+ * with a try-lock rather than on the stack, where the trap handler runs
+ * (the program's stack or its sigaltstack: Go's are small).  A report
+ * that finds it taken -- by a second thread at the same moment, or by a
+ * signal handler's call denied while this thread reports -- maps pages
+ * of its own, or, where the policy denies that, is not made. */
+struct area {
+	char abs[PATH_CAP];
+	char text[2 * PATH_CAP + 512];
+};
+static struct area shared;
+static int shared_busy;
+
+static struct area *take(void)
+{
+	if (sf_trylock(&shared_busy))
+		return &shared;
+	return sf_may(SYS_mmap, 0) && sf_may(SYS_munmap, 0) ? sf_pages(sizeof(struct area)) : NULL;
 }
 
-/* The first layer that denies right on path (or on port), or -1; *rule
- * the first rule of that layer that grants the right anywhere (which
- * line to show), else its first rule. */
-static int denying_layer(const struct sf_landlock *ll, uint64_t right, const char *path, int port,
-			 const struct sf_ll_rule **rule)
+static void give(struct area *a)
 {
-	unsigned layer;
-	uint32_t i;
+	if (a == &shared)
+		sf_unlock(&shared_busy);
+	else
+		sf_unpages(a, sizeof *a);
+}
 
-	for (layer = 0; layer < ll->nlayers; layer++) {
-		int granted = 0, net = path == NULL;
+/* Reported; in log mode the first of its kind only, the rest counted
+ * for the summary (logsum.c). */
+static void emit(struct area *a, const struct sf_ll_denial *d, const struct sf_landlock *ll)
+{
+	struct sf_out o = { a->text, sizeof a->text, 0 };
 
-		if (!(ll->handles[layer] & (net ? SF_LL_NET : SF_LL_FS)))
-			continue;
-		*rule = NULL;
-		for (i = 0; i < ll->nrules; i++) {
-			const struct sf_ll_rule *r = &ll->rules[i];
+	if (!sf_ll_report(&o, ll, d) || o.len >= o.cap)
+		return;
+	if (sf_cfg.action == SF_ACT_LOG) {
+		struct sf_out f = { a->text + o.len, o.cap - o.len, 0 };
 
-			if (r->layer != layer || r->net != net)
-				continue;
-			if (!*rule || (!((*rule)->access & right) && (r->access & right)))
-				*rule = r;
-			if ((r->access & right) &&
-			    (net ? r->port == port : beneath(path, ll->strings + r->path)))
-				granted = 1;
-		}
-		if (!granted && *rule)
-			return (int)layer;
+		sf_ll_fix(&f, ll, d);
+		if (f.len < f.cap && !sf_logsum_landlock(d->nr, f.buf, f.len))
+			return;
 	}
-	return -1;
+	sf_log_emit(a->text, o.len);
 }
 
-/* The language's broadest right that grants this one ("fs.write"). */
-static const char *right_name(uint64_t right, int net)
+static void who(struct sf_ll_denial *d, char comm[17])
 {
-	unsigned i;
-
-	for (i = 0; i < sf_ll_right_count; i++)
-		if (sf_ll_rights[i].net == net && (sf_ll_rights[i].access & right))
-			return sf_ll_rights[i].name;
-	return "?";
-}
-
-static void put_head(struct sf_buf *b, long nr)
-{
-	char comm[17] = "?";
-
+	comm[0] = '?';
+	comm[1] = '\0';
 	sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
-	sf_put_list(b, (const char *const[]){ comm, "[", NULL });
-	sf_putu(b, (uint64_t)sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0));
-	sf_put_list(b, (const char *const[]){ "]: ", sf_syscall_by_nr(nr)->name, " denied by Landlock: ",
-					     NULL });
+	comm[16] = '\0';
+	d->comm = comm;
+	d->pid = sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
 }
 
-static void put_rule(struct sf_buf *b, const struct sf_landlock *ll, const struct sf_ll_rule *r,
-		     const char *name)
-{
-	sf_put_list(b, (const char *const[]){ "\n    rule: ", name, " (", ll->strings + r->source,
-					     ":", NULL });
-	sf_putu(b, r->line);
-	sf_puts(b, ") does not grant it here\n    add: ");
-	sf_puts(b, name);
-	sf_puts(b, ": ");
-}
-
-static void emit(struct sf_buf *b)
-{
-	sf_putc(b, '\n');
-	sf_log_emit(b->p, b->len < b->cap ? b->len : b->cap);
-}
-
+/* The first right of need that a layer denies on path, reported. */
 static void report_path(const struct sf_landlock *ll, long nr, int dfd, const char *path,
 			uint64_t need)
 {
-	static const char *const none = "";
-	char abs[PATH_CAP], text[PATH_CAP * 2 + 512];
-	struct sf_buf b = { text, 0, sizeof text };
-	const struct sf_ll_rule *rule = NULL;
+	struct sf_ll_denial d = { NULL, 0, nr, path, NULL, 0, 0, 0 };
+	const struct sf_ll_rule *rule;
+	struct area *a = take();
 	uint64_t right;
-	int layer = -1;
+	char comm[17];
 
-	if (absolute(dfd, path, abs) < 0)
+	if (!a)
 		return;
-	for (right = 1; right <= need && layer < 0; right <<= 1) {
-		const char *at = abs;
-		char dir[PATH_CAP];
+	if (absolute(dfd, path, a->abs) < 0)
+		goto out;
+	d.path = a->abs;
+	for (right = 1; right <= need; right <<= 1) {
+		size_t n = sf_strlen(a->abs);
 
 		if (!(need & right))
 			continue;
 		if (right & IN_DIR) { /* made or removed in its directory */
-			size_t n = sf_strlen(abs);
-
-			while (n > 1 && abs[n - 1] != '/')
+			while (n > 1 && a->abs[n - 1] != '/')
 				n--;
-			sf_memcpy(dir, abs, n);
-			dir[n > 1 ? n - 1 : 1] = '\0';
-			at = dir;
+			n = n > 1 ? n - 1 : 1;
 		}
-		if ((layer = denying_layer(ll, right, at, 0, &rule)) >= 0) {
-			put_head(&b, nr);
-			sf_put_list(&b, (const char *const[]){ "\"", path, "\"",
-							      path[0] == '/' ? none : " (",
-							      path[0] == '/' ? none : abs,
-							      path[0] == '/' ? none : ")", " needs ",
-							      sf_ll_right_name(right, 0), NULL });
-			put_rule(&b, ll, rule, right_name(right, 0));
-			sf_puts(&b, at);
-			emit(&b);
+		if (sf_ll_denier(ll, right, a->abs, n, 0, &rule) >= 0) {
+			d.right = right;
+			d.at_len = n;
+			who(&d, comm);
+			emit(a, &d, ll);
+			break;
 		}
 	}
+out:
+	give(a);
 }
 
 static void report_port(const struct sf_landlock *ll, long nr, const void *addr, long len)
 {
 	const struct sockaddr_in *sin = addr;
-	uint64_t right = nr == SYS_bind ? SF_NET_BIND : SF_NET_CONNECT;
-	const struct sf_ll_rule *rule = NULL;
-	char text[512];
-	struct sf_buf b = { text, 0, sizeof text };
-	int port;
+	struct sf_ll_denial d = { NULL, 0, nr, NULL, NULL, 0, 0, 0 };
+	const struct sf_ll_rule *rule;
+	struct area *a;
+	char comm[17];
 
 	if (!addr || len < (long)sizeof *sin ||
 	    (sin->sin_family != AF_INET && sin->sin_family != AF_INET6))
 		return;
-	port = ((sin->sin_port & 0xff) << 8) | (sin->sin_port >> 8);
-	if (denying_layer(ll, right, NULL, port, &rule) < 0)
+	d.right = nr == SYS_bind ? SF_NET_BIND : SF_NET_CONNECT;
+	d.port = ((sin->sin_port & 0xff) << 8) | (sin->sin_port >> 8);
+	if (sf_ll_denier(ll, d.right, NULL, 0, d.port, &rule) < 0 || !(a = take()))
 		return;
-	put_head(&b, nr);
-	sf_puts(&b, "TCP port ");
-	sf_putu(&b, (uint64_t)port);
-	put_rule(&b, ll, rule, right_name(right, 1));
-	sf_putu(&b, (uint64_t)port);
-	emit(&b);
+	who(&d, comm);
+	emit(a, &d, ll);
+	give(a);
 }
 
 void sf_ll_result(long nr, long r, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,

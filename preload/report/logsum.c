@@ -15,6 +15,7 @@
  * from the summary, never a call from the count).  A forked child starts
  * with an empty table: the table remembers whose it is. */
 #include <signal.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -33,10 +34,24 @@ struct entry {
 	struct sf_vsum v;
 };
 
+/* A kind of Landlock denial: the rule that would allow it (add:), its
+ * first call.  Claimed by its hash (compare-and-swap), then its text is
+ * written and it is marked ready. */
+#define LL_ENTRIES 32
+#define LL_FIX_CAP 1024
+struct ll_entry {
+	uint64_t hash; /* FREE_KEY: unused */
+	int ready;
+	long nr;
+	uint64_t calls;
+	char fix[LL_FIX_CAP];
+};
+
 struct table {
 	long owner;    /* the pid it counts for */
 	uint64_t lost; /* calls of pairs that found no room */
 	struct entry e[LOG_ENTRIES];
+	struct ll_entry ll[LL_ENTRIES];
 };
 
 static struct table *table SF_HOT;
@@ -75,6 +90,8 @@ static struct table *mine(void)
 	if (t->owner != pid) { /* a forked child: its parent's counts are not its own */
 		for (i = 0; i < LOG_ENTRIES; i++)
 			t->e[i].key = FREE_KEY;
+		for (i = 0; i < LL_ENTRIES; i++)
+			t->ll[i].hash = FREE_KEY;
 		t->lost = 0;
 		t->owner = pid;
 	}
@@ -125,6 +142,42 @@ int sf_logsum_record(const struct sf_call *c, int d)
 	return 0;
 }
 
+int sf_logsum_landlock(long nr, const char *fix, size_t n)
+{
+	struct table *t = mine();
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned i;
+
+	if (!t || n >= LL_FIX_CAP)
+		return 1; /* nowhere to count it: reported every time */
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)fix[i]) * 0x100000001b3ull;
+	h |= 1; /* never FREE_KEY */
+	for (i = 0; i < LL_ENTRIES; i++) {
+		struct ll_entry *e = &t->ll[(h + i) % LL_ENTRIES];
+		uint64_t k = __atomic_load_n(&e->hash, __ATOMIC_ACQUIRE), want = FREE_KEY;
+
+		if (k == FREE_KEY && __atomic_compare_exchange_n(&e->hash, &want, h, 0, __ATOMIC_ACQ_REL,
+								 __ATOMIC_ACQUIRE)) {
+			e->nr = nr;
+			e->calls = 1;
+			sf_memcpy(e->fix, fix, n);
+			e->fix[n] = '\0';
+			__atomic_store_n(&e->ready, 1, __ATOMIC_RELEASE);
+			return 1;
+		}
+		if (k == FREE_KEY)
+			k = want;
+		/* the same hash, and (once written) the same text */
+		if (k == h && (!__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) ||
+			       (sf_strlen(e->fix) == n && memcmp(e->fix, fix, n) == 0))) {
+			__atomic_fetch_add(&e->calls, 1, __ATOMIC_RELAXED);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* The pairs recorded, compacted, in a scratch copy. */
 static size_t collect(const struct table *t, struct sf_vsum *out)
 {
@@ -148,7 +201,8 @@ static void comm_of(char comm[17])
 
 /* To run: "log NR DECISION COMM\n" and the observation, one datagram per
  * pair.  0 when every one was queued. */
-static int tell_supervisor(const struct sf_vsum *v, size_t n, const char *comm)
+static int tell_supervisor(const struct sf_vsum *v, size_t n, const struct ll_entry *ll,
+			   const char *comm)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *name = sf_cfg.supervisor;
@@ -183,18 +237,37 @@ static int tell_supervisor(const struct sf_vsum *v, size_t n, const char *comm)
 			   (long)(__builtin_offsetof(struct sockaddr_un, sun_path) + 1 + len)) < 0)
 			rc = -1;
 	}
+	/* "landlock NR CALLS COMM\nFIX" for each kind of Landlock denial */
+	for (i = 0; i < LL_ENTRIES && rc == 0; i++) {
+		struct sf_out o = { msg, sizeof msg, 0 };
+		if (!__atomic_load_n(&ll[i].ready, __ATOMIC_ACQUIRE))
+			continue;
+		sf_out_str(&o, "landlock ");
+		sf_out_s64(&o, ll[i].nr);
+		sf_out_str(&o, " ");
+		sf_out_u64(&o, ll[i].calls, 10);
+		sf_out_str(&o, " ");
+		sf_out_str(&o, comm);
+		sf_out_str(&o, "\n");
+		sf_out_str(&o, ll[i].fix);
+		if (sf_out_end(&o) >= sizeof msg ||
+		    sf_sys(SYS_sendto, fd, (long)msg, (long)o.len, MSG_DONTWAIT, (long)&sa,
+			   (long)(__builtin_offsetof(struct sockaddr_un, sun_path) + 1 + len)) < 0)
+			rc = -1;
+	}
 	if (sf_may(SYS_close, fd))
 		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return rc;
 }
 
 /* The summary, as run writes it (tools/treelog.c), for one process. */
-static void write_summary(const struct sf_vsum *v, size_t n, uint64_t lost, const char *comm)
+static void write_summary(const struct sf_vsum *v, size_t n, const struct ll_entry *ll,
+			  uint64_t lost, const char *comm)
 {
 	size_t cap = 64u << 10, i, k;
 	char *buf = sf_may(SYS_mmap, 0) ? sf_pages(cap) : NULL;
 	uint64_t total = lost;
-	unsigned kinds = 0;
+	unsigned kinds = 0, denied = 0;
 	struct sf_out o;
 
 	if (!buf)
@@ -211,12 +284,23 @@ static void write_summary(const struct sf_vsum *v, size_t n, uint64_t lost, cons
 	sf_out_str(&o, "[");
 	sf_out_s64(&o, self_pid());
 	sf_out_str(&o, "]: log mode: ");
-	sf_out_u64(&o, total, 10);
-	sf_out_str(&o, total == 1 ? " call" : " calls");
-	sf_out_str(&o, " the policy denies ran, of ");
-	sf_out_u64(&o, kinds, 10);
-	sf_out_str(&o, kinds == 1 ? " system call" : " system calls");
-	sf_out_str(&o, " (each reported once); these lines let them run:\n");
+	for (i = 0; i < LL_ENTRIES; i++)
+		denied += __atomic_load_n(&ll[i].ready, __ATOMIC_ACQUIRE) != 0;
+	if (n || lost) {
+		sf_out_u64(&o, total, 10);
+		sf_out_str(&o, total == 1 ? " call" : " calls");
+		sf_out_str(&o, " the policy denies ran, of ");
+		sf_out_u64(&o, kinds, 10);
+		sf_out_str(&o, kinds == 1 ? " system call" : " system calls");
+		sf_out_str(&o, " (each reported once)");
+	}
+	if (denied) { /* Landlock has no log mode: those failed */
+		sf_out_str(&o, n || lost ? "; Landlock denied " : "Landlock denied ");
+		sf_out_u64(&o, denied, 10);
+		sf_out_str(&o, denied == 1 ? " kind of access" : " kinds of access");
+		sf_out_str(&o, " (log mode cannot let them through)");
+	}
+	sf_out_str(&o, "; these lines let them run:\n");
 	for (i = 0; i < n; i++) {
 		char fix[4096];
 		struct sf_out fo = { fix, sizeof fix, 0 };
@@ -232,6 +316,21 @@ static void write_summary(const struct sf_vsum *v, size_t n, uint64_t lost, cons
 		sf_out_str(&o, "  # ");
 		sf_out_u64(&o, calls, 10);
 		sf_out_str(&o, calls == 1 ? " call: " : " calls: ");
+		sf_out_str(&o, comm);
+		sf_out_str(&o, "\n");
+	}
+	for (i = 0; i < LL_ENTRIES; i++) {
+		size_t w;
+
+		if (!__atomic_load_n(&ll[i].ready, __ATOMIC_ACQUIRE))
+			continue;
+		sf_out_str(&o, "    ");
+		sf_out_str(&o, ll[i].fix);
+		for (w = sf_strlen(ll[i].fix); w < 40; w++)
+			sf_out_str(&o, " ");
+		sf_out_str(&o, "  # denied by Landlock ");
+		sf_out_u64(&o, ll[i].calls, 10);
+		sf_out_str(&o, ll[i].calls == 1 ? " time: " : " times: ");
 		sf_out_str(&o, comm);
 		sf_out_str(&o, "\n");
 	}
@@ -252,6 +351,8 @@ void sf_logsum_flush(void)
 	char comm[17];
 	size_t n, size = LOG_ENTRIES * sizeof(struct sf_vsum);
 	uint64_t lost;
+	unsigned i;
+	int ll = 0;
 
 	if (!t || t->owner != self_pid())
 		return;
@@ -260,7 +361,9 @@ void sf_logsum_flush(void)
 		return;
 	n = collect(t, v);
 	lost = t->lost;
-	if (n || lost) {
+	for (i = 0; i < LL_ENTRIES && !ll; i++)
+		ll = __atomic_load_n(&t->ll[i].ready, __ATOMIC_ACQUIRE);
+	if (n || lost || ll) {
 		/* as a report is made: dispatch off, signals blocked, so that
 		 * its calls are the library's, not counted as the program's
 		 * (and not trapped) */
@@ -273,8 +376,8 @@ void sf_logsum_flush(void)
 		if (interpose)
 			sf_disarm();
 		comm_of(comm);
-		if (tell_supervisor(v, n, comm) != 0)
-			write_summary(v, n, lost, comm);
+		if (tell_supervisor(v, n, t->ll, comm) != 0)
+			write_summary(v, n, t->ll, lost, comm);
 		if (interpose && sf_arm() != 0)
 			sf_die();
 		if (masked)
@@ -283,6 +386,10 @@ void sf_logsum_flush(void)
 	/* told once: a failed exec goes on counting afresh */
 	for (n = 0; n < LOG_ENTRIES; n++)
 		t->e[n].key = FREE_KEY;
+	for (i = 0; i < LL_ENTRIES; i++) {
+		t->ll[i].ready = 0;
+		t->ll[i].hash = FREE_KEY;
+	}
 	t->lost = 0;
 	sf_unpages(v, size);
 }

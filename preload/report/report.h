@@ -56,6 +56,11 @@ void sf_log_check(void);
  * sf_logsum_flush sends or writes the summary (exit_group, exec);
  * sf_logsum_active: something was counted. */
 int sf_logsum_record(const struct sf_call *c, int d);
+/* A denial by Landlock in log mode (where it still fails: Landlock has no
+ * log mode) whose add: rule is fix[0, n), by a call of nr: 1 when it is
+ * the first of its kind in this process (it is then reported), 0 for a
+ * repeat (counted for the summary). */
+int sf_logsum_landlock(long nr, const char *fix, size_t n);
 void sf_logsum_flush(void);
 extern int sf_logsum_active;
 

@@ -298,7 +298,7 @@ static int enforce(const char *text, int abi, const struct sf_ll_extra *extra, u
 		   struct sf_error *err)
 {
 	struct sf_policy *p = t_parse(NULL, text);
-	struct sf_ll_env env = { fake_sys, extra, nextra, collect_warning, NULL };
+	struct sf_ll_env env = { fake_sys, extra, nextra, collect_warning, NULL, 0 };
 	int rc;
 
 	memset(&k, 0, sizeof(k));
@@ -442,13 +442,94 @@ static void a_failed_restriction_is_an_error(void **state __attribute__((unused)
 	k.restrict_errno = EPERM;
 	{
 		struct sf_policy *p = t_parse(NULL, "net.bind: 1");
-		struct sf_ll_env env = { fake_sys, NULL, 0, collect_warning, NULL };
+		struct sf_ll_env env = { fake_sys, NULL, 0, collect_warning, NULL, 0 };
 		k.abi = 7;
 		assert_int_equal(sf_landlock_enforce(p->landlock, 0, &env, &err), -EPERM);
 		assert_non_null(strstr(err.text, "cannot enforce the Landlock ruleset: Operation not permitted"));
 		assert_int_equal(count_calls(SYS_close), 1); /* the ruleset */
 		sf_policy_free(p);
 	}
+}
+
+/* The log flags reach landlock_restrict_self only where the ABI has them
+ * (7): an older kernel refuses unknown flags with EINVAL. */
+static void log_flags_follow_the_abi(void **state __attribute__((unused)))
+{
+	static const int abis[] = { 6, 7 };
+	unsigned i, j;
+
+	for (i = 0; i < 2; i++) {
+		struct sf_policy *p = t_parse(NULL, "net.bind: 1");
+		struct sf_ll_env env = { fake_sys, NULL, 0, collect_warning, NULL,
+					 SF_LL_LOG_NEW_EXEC_ON };
+		struct sf_error err;
+		long flags = -1;
+
+		memset(&k, 0, sizeof(k));
+		k.abi = abis[i];
+		assert_int_equal(sf_landlock_enforce(p->landlock, 0, &env, &err), 0);
+		for (j = 0; j < k.ncalls; j++)
+			if (k.calls[j].nr == 446)
+				flags = k.calls[j].a1;
+		assert_int_equal(flags, abis[i] >= 7 ? (long)SF_LL_LOG_NEW_EXEC_ON : 0);
+		sf_policy_free(p);
+	}
+}
+
+static void report(const struct sf_policy *p, const struct sf_ll_denial *d, const char *want)
+{
+	char buf[1024];
+	struct sf_out o = { buf, sizeof(buf), 0 };
+	int r = sf_ll_report(&o, p->landlock, d);
+
+	sf_out_end(&o);
+	if (want ? !r || strcmp(buf, want) != 0 : r)
+		fail_msg("got\n%s\nwanted\n%s", r ? buf : "(nothing)", want ? want : "(nothing)");
+}
+
+/* One text, whoever saw the denial: what it does not know is unknown. */
+static void a_denial_reads_the_same_from_the_call_or_the_record(void **state
+								 __attribute__((unused)))
+{
+	struct sf_policy *p = t_parse(NULL, "*: 1\nfs.read: /\nfs.write: /tmp/a\n"
+					    "net.connect: 53");
+	struct sf_ll_denial call = { "cp", 1234, SYS_openat, "../b/x", "/tmp/b/x", 6,
+				     SF_FS_MAKE_REG, 0 };
+	struct sf_ll_denial record = { NULL, 0, -1, NULL, "/tmp/b", 6, SF_FS_MAKE_REG, 0 };
+	struct sf_ll_denial port = { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9 };
+	struct sf_ll_denial granted = { "cp", 1, SYS_openat, "/tmp/a/x", "/tmp/a/x", 6,
+					SF_FS_MAKE_REG, 0 };
+	char fix[64];
+	struct sf_out o = { fix, sizeof(fix), 0 };
+
+	report(p, &call, "cp[1234]: openat denied by Landlock: \"../b/x\" (/tmp/b/x) needs "
+			 "fs.make_reg\n    rule: fs.write (t.conf:3) does not grant it here\n"
+			 "    add: fs.write: /tmp/b\n");
+	report(p, &record, "?[?]: a call denied by Landlock: /tmp/b needs fs.make_reg\n"
+			   "    rule: fs.write (t.conf:3) does not grant it here\n"
+			   "    add: fs.write: /tmp/b\n");
+	report(p, &port, "py[7]: connect denied by Landlock: TCP port 9\n"
+			 "    rule: net.connect (t.conf:4) does not grant it here\n"
+			 "    add: net.connect: 9\n");
+	/* a denial the policy's layers do not explain: none of ours */
+	report(p, &granted, NULL);
+	assert_int_equal(sf_ll_fix(&o, p->landlock, &record), 1);
+	sf_out_end(&o);
+	assert_string_equal(fix, "fs.write: /tmp/b");
+	sf_policy_free(p);
+}
+
+static void the_kernels_blocker_names_are_rights(void **state __attribute__((unused)))
+{
+	int net = -1;
+
+	assert_true(sf_ll_right_of("fs.make_reg", 11, &net) == SF_FS_MAKE_REG && net == 0);
+	assert_true(sf_ll_right_of("fs.ioctl_dev,x", 12, &net) == SF_FS_IOCTL_DEV);
+	assert_true(sf_ll_right_of("net.connect_tcp", 15, &net) == SF_NET_CONNECT && net == 1);
+	assert_true(sf_ll_right_of("net.bind_tcp", 12, &net) == SF_NET_BIND && net == 1);
+	/* a shorthand of the language is no kernel right */
+	assert_true(sf_ll_right_of("fs.write", 8, &net) == 0);
+	assert_true(sf_ll_right_of("scope.signal", 12, &net) == 0);
 }
 
 int main(void)
@@ -465,6 +546,9 @@ int main(void)
 		cmocka_unit_test(each_layer_is_a_ruleset),
 		cmocka_unit_test(old_kernels_refuse_what_they_cannot_restrict),
 		cmocka_unit_test(a_failed_restriction_is_an_error),
+		cmocka_unit_test(log_flags_follow_the_abi),
+		cmocka_unit_test(a_denial_reads_the_same_from_the_call_or_the_record),
+		cmocka_unit_test(the_kernels_blocker_names_are_rights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
