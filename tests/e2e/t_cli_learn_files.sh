@@ -63,9 +63,11 @@ for how in run trusted audit preload; do
 		rm "$S/b/x"
 		;;
 	trusted|audit)
-		# REPORT ASSERTIONS GO HERE: the trusted ways' Landlock denial
-		# reports (branch llreport-trusted) -- the same report lines as
-		# above, naming $S/b/x, with "add: fs.write: $S/b".
+		# The trusted ways' reports of the same denial come from the
+		# kernel's audit records where they can be read (run
+		# --trusted; the directory, "add: fs.write: $S/b"), which
+		# t_cli_llreport turns on to test; LD_AUDIT alone has none
+		# (secfilter-preload(7)).
 		;;
 	esac
 done
