@@ -1413,20 +1413,39 @@ static int read_origin(const char **s, struct origin *o)
 	return read_counted(s, &o->text, &o->text_len);
 }
 
-/* The bytes the map's strings take, or -1 when it is not one entry per
- * filter of p. */
-static long origins_size(const struct sf_policy *p, const char *map)
-{
-	struct origin o;
-	uint32_t n = 0;
-	long bytes = 0;
+/* What a map gives a policy: the bytes its strings take in the filters'
+ * block and in the Landlock block.  Sources carry over from entry to
+ * entry, also from the last filter to the first Landlock rule, whose
+ * block then takes that source once more. */
+struct origins_size {
+	size_t filters, landlock;
+};
 
+/* 0, or -1 when the map is not one entry per filter of p, then one per
+ * rule of its Landlock block (with no text: a report names the rule's
+ * right). */
+static int origins_size(const struct sf_policy *p, const char *map, struct origins_size *sz)
+{
+	uint64_t n = 0, nll = p->landlock ? p->landlock->nrules : 0;
+	size_t src_len = 0;
+	struct origin o;
+
+	sz->filters = sz->landlock = 0;
 	while (*map) {
-		if (read_origin(&map, &o) < 0 || (n == 0 && !o.src) || ++n > p->nfilters)
+		if (read_origin(&map, &o) < 0 || (n == 0 && !o.src) || ++n > p->nfilters + nll)
 			return -1;
-		bytes += (long)(o.src ? o.src_len + 1 : 0) + (long)(o.text ? o.text_len + 1 : 0);
+		if (o.src)
+			src_len = o.src_len;
+		if (n <= p->nfilters) {
+			sz->filters += (o.src ? o.src_len + 1 : 0) + (o.text ? o.text_len + 1 : 0);
+		} else {
+			if (o.text)
+				return -1;
+			if (o.src || n == p->nfilters + 1u)
+				sz->landlock += src_len + 1;
+		}
 	}
-	return n == p->nfilters ? bytes : -1;
+	return n == p->nfilters + nll ? 0 : -1;
 }
 
 static uint32_t put_string(char *strings, uint32_t *end, const char *s, size_t len)
@@ -1443,45 +1462,94 @@ static uint32_t put_string(char *strings, uint32_t *end, const char *s, size_t l
 #define REBASE(np, p, field) \
 	((np)->field = (p)->field ? (void *)((char *)(np) + ((const char *)(p)->field - (const char *)(p))) : NULL)
 
-int sf_policy_set_origins(struct sf_policy **pp, const char *map)
+/* A copy of p's block, extra bytes longer for strings, or NULL. */
+static struct sf_policy *copy_policy(const struct sf_policy *p, size_t extra)
 {
-	struct sf_policy *p = *pp, *np;
-	long extra = origins_size(p, map);
-	uint32_t end, src = 0, k;
-	struct sf_filter *filters;
-	char *strings;
+	struct sf_policy *np = sf_mem_alloc(p->size + extra);
 
-	if (extra < 0)
-		return -EINVAL;
-	if (!p->nfilters)
-		return 0; /* nothing to copy for */
-	np = sf_mem_alloc(p->size + (size_t)extra);
 	if (!np)
-		return -ENOMEM;
+		return NULL;
 	memcpy(np, p, p->size);
-	np->size = p->size + (size_t)extra;
+	np->size = p->size + extra;
 	REBASE(np, p, idx);
 	REBASE(np, p, filters);
 	REBASE(np, p, nodes);
 	REBASE(np, p, tests);
 	REBASE(np, p, strings);
-	filters = (struct sf_filter *)np->filters;
-	strings = (char *)np->strings;
-	end = (uint32_t)(p->size - (size_t)(p->strings - (const char *)p));
+	return np;
+}
+
+/* The same for a Landlock block (one allocation, its strings last). */
+static struct sf_landlock *copy_landlock(const struct sf_landlock *ll, size_t extra)
+{
+	struct sf_landlock *nll = sf_mem_alloc(ll->size + extra);
+
+	if (!nll)
+		return NULL;
+	memcpy(nll, ll, ll->size);
+	nll->size = ll->size + extra;
+	REBASE(nll, ll, rules);
+	REBASE(nll, ll, strings);
+	return nll;
+}
+
+/* Where a block's strings end: new ones go there. */
+static uint32_t strings_end(const void *block, size_t size, const char *strings)
+{
+	return (uint32_t)(size - (size_t)(strings - (const char *)block));
+}
+
+int sf_policy_set_origins(struct sf_policy **pp, const char *map)
+{
+	struct sf_policy *p = *pp, *np = p;
+	const struct sf_landlock *ll = p->landlock;
+	struct sf_landlock *nll = NULL;
+	struct origins_size sz;
+	uint32_t end, src = 0, k;
+	const char *src_text = NULL;
+	size_t src_len = 0;
+	struct origin o;
+
+	if (origins_size(p, map, &sz) < 0)
+		return -EINVAL;
+	if (p->nfilters && !(np = copy_policy(p, sz.filters)))
+		return -ENOMEM;
+	if (ll && ll->nrules && !(nll = copy_landlock(ll, sz.landlock))) {
+		if (np != p)
+			sf_mem_free(np, np->size);
+		return -ENOMEM;
+	}
 	/* in the map's order: freeze stores them so */
+	end = strings_end(np, p->size, np->strings);
 	for (k = 0; k < np->nfilters; k++) {
-		struct sf_filter *f = &filters[k];
-		struct origin o;
+		struct sf_filter *f = (struct sf_filter *)&np->filters[k];
 		read_origin(&map, &o); /* checked by origins_size */
 		if (o.src)
-			src = put_string(strings, &end, o.src, o.src_len);
+			src = put_string((char *)np->strings, &end, src_text = o.src, src_len = o.src_len);
 		f->line = o.line;
 		f->source = src;
-		f->text = o.text ? put_string(strings, &end, o.text, o.text_len) : SF_NO_TEXT;
+		f->text = o.text ? put_string((char *)np->strings, &end, o.text, o.text_len) : SF_NO_TEXT;
 	}
-	p->landlock = NULL; /* np's now */
-	sf_policy_free(p);
-	*pp = np;
+	if (nll) {
+		end = strings_end(nll, ll->size, nll->strings);
+		for (k = 0; k < nll->nrules; k++) {
+			struct sf_ll_rule *r = (struct sf_ll_rule *)&nll->rules[k];
+			read_origin(&map, &o);
+			if (o.src)
+				src_text = o.src, src_len = o.src_len;
+			if (o.src || k == 0)
+				src = put_string((char *)nll->strings, &end, src_text, src_len);
+			r->line = o.line;
+			r->source = src;
+		}
+		sf_mem_free((void *)ll, ll->size);
+		np->landlock = nll;
+	}
+	if (np != p) {
+		p->landlock = NULL; /* np's now */
+		sf_policy_free(p);
+		*pp = np;
+	}
 	return 0;
 }
 

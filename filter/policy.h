@@ -239,18 +239,25 @@ size_t sf_policy_print(const struct sf_policy *p, char *buf, size_t cap);
  * prints it canonically.  snprintf-like, as sf_policy_print. */
 size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap);
 
-/* Where each filter was written: what an exec'd image, which parses the
- * short form, needs to quote its rules as their source wrote them, at
- * their source's line.  One entry per filter, in number order then rule
- * order (the order of p->filters, in which the short form prints them): LINE, `@LEN:SOURCE` when the source differs from the previous
- * entry's, `=LEN:TEXT` or `-` (no text).  Empty for a policy without
- * filters.  snprintf-like. */
+/* Where each filter and each Landlock rule was written: what an exec'd
+ * image, which parses the short form, needs to quote its rules as their
+ * source wrote them, at their source's line.  One entry per filter, in
+ * number order then rule order (the order of p->filters, in which the
+ * short form prints them), then one per rule of p->landlock, in its
+ * order (layer, paths, ports: the same for the short form's text, which
+ * prints every layer's rules after a `landlock.layer: 1`).  An entry:
+ * LINE, `@LEN:SOURCE` when the source differs from the previous entry's,
+ * then `=LEN:TEXT` or `-` (no text; always so for a Landlock rule, whose
+ * report names its right).  Empty for a policy with neither.
+ * snprintf-like. */
 size_t sf_policy_print_origins(const struct sf_policy *p, char *buf, size_t cap);
 
-/* A copy of *pp with its filters' lines, sources and texts from such a
- * map, which replaces *pp (freed).  -EINVAL when the map does not fit
- * the policy (not one entry per filter, malformed), -ENOMEM: *pp is then
- * unchanged. */
+/* A copy of *pp with its filters' lines, sources and texts and its
+ * Landlock rules' lines and sources from such a map, which replaces *pp
+ * (freed; its Landlock block is copied too, one allocation still).
+ * -EINVAL when the map does not fit the policy (not one entry per filter
+ * and Landlock rule, a text for a Landlock rule, malformed), -ENOMEM:
+ * *pp is then unchanged.  Only what reports say changes: no decision. */
 int sf_policy_set_origins(struct sf_policy **pp, const char *map);
 
 /* One filter's expression, with the argument names of syscall nr. */

@@ -460,14 +460,11 @@ size_t sf_policy_print_short(const struct sf_policy *p, char *buf, size_t cap)
 	return sf_out_end(&o);
 }
 
-/* The origin map's entry of one filter (policy.h): its line, its source
- * when the previous entry's differs, its text or `-`. */
-static void print_origin(struct sf_out *o, const struct sf_policy *p,
-			 const struct sf_filter *f, const char **last)
+/* An origin map entry's line, and its source when the previous entry's
+ * differs (policy.h). */
+static void print_where(struct sf_out *o, uint32_t line, const char *src, const char **last)
 {
-	const char *src = sf_filter_source(p, f), *text = sf_filter_text(p, f);
-
-	sf_out_u64(o, f->line, 10);
+	sf_out_u64(o, line, 10);
 	if (!*last || strcmp(*last, src) != 0) {
 		sf_out_str(o, "@");
 		sf_out_u64(o, strlen(src), 10);
@@ -475,6 +472,15 @@ static void print_origin(struct sf_out *o, const struct sf_policy *p,
 		sf_out_str(o, src);
 		*last = src;
 	}
+}
+
+/* The origin map's entry of one filter: where, then its text or `-`. */
+static void print_origin(struct sf_out *o, const struct sf_policy *p,
+			 const struct sf_filter *f, const char **last)
+{
+	const char *text = sf_filter_text(p, f);
+
+	print_where(o, f->line, sf_filter_source(p, f), last);
 	if (text) {
 		sf_out_str(o, "=");
 		sf_out_u64(o, strlen(text), 10);
@@ -487,6 +493,7 @@ static void print_origin(struct sf_out *o, const struct sf_policy *p,
 
 size_t sf_policy_print_origins(const struct sf_policy *p, char *buf, size_t cap)
 {
+	const struct sf_landlock *ll = p->landlock;
 	struct sf_out o = { buf, cap, 0 };
 	const char *last = NULL;
 	uint32_t k;
@@ -495,5 +502,12 @@ size_t sf_policy_print_origins(const struct sf_policy *p, char *buf, size_t cap)
 	 * (apply.c's freeze) */
 	for (k = 0; k < p->nfilters; k++)
 		print_origin(&o, p, &p->filters[k], &last);
+	/* then the Landlock block's rules, in its order (layer, paths, ports:
+	 * landlock.c's freeze), which the short form's text gives again: the
+	 * report names a rule's right, not a text of it */
+	for (k = 0; ll && k < ll->nrules; k++) {
+		print_where(&o, ll->rules[k].line, ll->strings + ll->rules[k].source, &last);
+		sf_out_str(&o, "-");
+	}
 	return sf_out_end(&o);
 }

@@ -350,10 +350,10 @@ static char *env_entry(const char *name, const char *a, const char *sep, const c
 	return e;
 }
 
-/* Where the text's filters were written (its source, <command-line> for
- * -e, rather than the SECFILTER_POLICY it travels in), and, when the
- * library is handed p's canonical text, their lines and texts as
- * written. */
+/* Where the text's filters and Landlock rules were written (its source,
+ * <command-line> for -e, rather than the SECFILTER_POLICY it travels
+ * in), and, when the library is handed p's canonical text, their lines
+ * and the filters' texts as written. */
 static char *origins_entry(const struct sf_policy *p)
 {
 	size_t len = sf_policy_print_origins(p, NULL, 0);
@@ -397,7 +397,7 @@ static char **interpose_env(const struct run *r, size_t *own)
 		env[k++] = env_entry("SECFILTER_POLICY_FILE", r->in.path, "", "");
 	else
 		env[k++] = env_entry("SECFILTER_POLICY", r->in.text, "", "");
-	if (!r->in.path && r->policy->nfilters &&
+	if (!r->in.path && (r->policy->nfilters || r->policy->landlock) &&
 	    sizeof("SECFILTER_ORIGINS=") + sf_policy_print_origins(r->policy, NULL, 0) <=
 		    ENV_STRING_MAX)
 		env[k++] = origins_entry(r->policy); /* or the text's own origins */

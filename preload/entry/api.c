@@ -48,12 +48,12 @@ static const char *skip_pending_line(const char *text)
 /* The kernel's limit on one environment string (MAX_ARG_STRLEN). */
 #define SF_ENV_STRING_MAX (32 * 4096)
 
-/* The length of p's origin map, 0 when it has no filter or when the
- * string would be past the kernel's limit, which would make the exec fail
- * (the image then cites the short form's origins). */
+/* The length of p's origin map, 0 when it has no filter and no Landlock
+ * rule or when the string would be past the kernel's limit, which would
+ * make the exec fail (the image then cites the short form's origins). */
 static size_t origins_len(const struct sf_policy *p, size_t prefix)
 {
-	size_t n = p->nfilters ? sf_policy_print_origins(p, NULL, 0) : 0;
+	size_t n = p->nfilters || p->landlock ? sf_policy_print_origins(p, NULL, 0) : 0;
 
 	return prefix + n > SF_ENV_STRING_MAX ? 0 : n;
 }
@@ -63,8 +63,9 @@ static size_t origins_len(const struct sf_policy *p, size_t prefix)
  * form: what every exec'd image parses (for '*: 1', one rule rather than
  * the canonical 383).  Right after it, in the same allocation (one
  * pointer, published at once), "SECFILTER_ORIGINS=<map>" (filter/policy.h)
- * that gives the image's filters their source's lines and texts back:
- * empty when the policy has no filter, and there all the same, to tell
+ * that gives the image's filters their source's lines and texts back, and
+ * its Landlock rules their source's lines: empty when the policy has
+ * neither, and there all the same, to tell
  * the image its policy was handed on (it does not warn again). */
 static char *env_text(const struct sf_policy *p, const char *text, size_t len, const char *origins)
 {

@@ -53,7 +53,9 @@ for how in preload audit audit+preload run; do
 		expect_no_grep 'denied by Landlock' err
 	else
 		expect_grep "^cp\[[0-9]+\]: openat denied by Landlock: \"$S/b/x\" needs fs.make_reg$" err
-		expect_grep "^    rule: fs.write \(SECFILTER_POLICY:1\) does not grant it here$" err
+		# run -e's text is cited as <command-line>, as its errors say
+		src=SECFILTER_POLICY; [ $how = run ] && src='<command-line>'
+		expect_grep "^    rule: fs.write \($src:1\) does not grant it here$" err
 		expect_grep "^    add: fs.write: $S/b$" err
 	fi
 	# relative: as given, and where it resolves

@@ -89,3 +89,46 @@ expect_grep '^ran$' big.out
 grep -q '^    rule: sys_openat: !(flags & 0x40) (SECFILTER_POLICY:[0-9]*)$' big.err ||
 	{ cat big.err >&2; fail "a map too big: no report from the short form"; }
 echo "ok a map past 128 KiB is not handed on; the exec'd child runs"
+
+# ---- Landlock's rules (fs./net.): the map carries their sources and
+# lines too, after the filters'; the exec'd cp's report of a denial cites
+# the fs.write rule where the user wrote it, not the short form's line.
+mkdir ll && cd ll && SCRATCH=$SCRATCH/ll # this test's ./a is a file
+landlock_setup 3 fs.truncate
+S=$SCRATCH
+printf 'fs.read: /\nfs.exec: /usr /lib /lib64 /bin\n' >ll.conf
+printf '*: 1\nio_uring_setup: 0\n@include ll.conf\nfs.write: /dev/null %s/a\nsys_reboot: magic1 != 0\n' "$S" >lp.conf
+# ll_cited FILE SOURCE:LINE: FILE reports cp's denied openat, by fs.write at SOURCE:LINE
+ll_cited() {
+	expect_grep "^cp\[[0-9]+\]: openat denied by Landlock: \"$S/b/x\" needs fs.make_reg$" "$1"
+	grep -F -x -q -- "    rule: fs.write ($2) does not grant it here" "$1" ||
+		{ cat "$1" >&2; fail "the rule is not fs.write ($2) in $1"; }
+}
+"$SECFILTER" run -p "$S/lp.conf" -- sh -c "cp $S/in $S/b/x" >ll.out 2>ll-run.err
+[ ! -e "$S/b/x" ] || fail "run: cp wrote outside the granted directory"
+ll_cited ll-run.err "$S/lp.conf:4"
+LD_PRELOAD=$LIB SECFILTER_POLICY_FILE=$S/lp.conf sh -c "cp $S/in $S/b/x" >ll.out 2>ll-pre.err
+[ ! -e "$S/b/x" ] || fail "preload: cp wrote outside the granted directory"
+ll_cited ll-pre.err "$S/lp.conf:4"
+LD_PRELOAD=$LIB SECFILTER_POLICY_FILE=$S/lp.conf sh -c "sh -c 'cp $S/in $S/b/x'" >ll.out 2>ll-pre2.err
+ll_cited ll-pre2.err "$S/lp.conf:4"
+echo "ok Landlock: the exec'd cp and grandchild cite fs.write at lp.conf:4"
+
+# A forged map changes what a report says, never a decision: 7 Landlock
+# rules after the filter (/ /bin /dev/null /lib /lib64 /usr $S/a), all
+# cited at forged:77.  One that does not fit (an entry
+# short or too many, a text on a Landlock rule, malformed) is ignored:
+# the text's own lines.
+LSHORT=$(printf '*: 1\nio_uring_setup: 0\nfs.read: /\nfs.exec: /usr /lib /lib64 /bin\nfs.write: /dev/null %s/a\nsys_reboot: magic1 != 0' "$S")
+ll_map() {
+	LD_PRELOAD=$LIB SECFILTER_POLICY="$LSHORT" SECFILTER_ORIGINS="$1" cp "$S/in" "$S/b/x" >out 2>llmap.err &&
+		fail "map '$1': cp succeeded"
+	[ ! -e "$S/b/x" ] || fail "map '$1': cp wrote outside the granted directory"
+	ll_cited llmap.err "$2"
+}
+F='1@1:f-77@6:forged-77-77-77-77-77-'
+ll_map "${F}77-" 'forged:77'
+for bad in "$F" "${F}77-77-" "${F}77=1:x" "${F}77" "${F}x-"; do
+	ll_map "$bad" 'SECFILTER_POLICY:5'
+done
+echo "ok Landlock: a forged map only changes the report; one that does not fit is ignored"

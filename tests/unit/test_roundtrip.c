@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "decode.h"
 #include "eval.h"
+#include "internal.h"
+#include "landlock.h"
 #include "tsupport.h"
 
 static const char *const corpus[] = {
@@ -88,8 +91,19 @@ static void check_origins(const struct sf_policy *p, const char *shorter, size_t
 	assert_int_equal(sf_policy_print_origins(p, map, len + 1), len);
 	assert_int_equal(sf_policy_apply(NULL, "SHORT", shorter, n, &r, &err), 0);
 	assert_int_equal(r->nfilters, p->nfilters);
-	assert_int_equal(len == 0, p->nfilters == 0);
+	assert_int_equal(len == 0, p->nfilters == 0 && !p->landlock);
 	assert_int_equal(sf_policy_set_origins(&r, map), 0);
+	assert_int_equal(!r->landlock, !p->landlock);
+	for (k = 0; p->landlock && k < p->landlock->nrules; k++) {
+		const struct sf_ll_rule *a = &p->landlock->rules[k], *b = &r->landlock->rules[k];
+		assert_int_equal(b->line, a->line);
+		assert_string_equal(r->landlock->strings + b->source, p->landlock->strings + a->source);
+		assert_int_equal(b->layer, a->layer);
+		assert_int_equal(b->net, a->net);
+		assert_true(a->net ? b->port == a->port
+				   : !strcmp(r->landlock->strings + b->path, p->landlock->strings + a->path));
+		assert_int_equal(b->access, a->access);
+	}
 	for (k = 0; k < p->nfilters; k++) {
 		const char *want = sf_filter_text(p, &p->filters[k]);
 		const char *got = sf_filter_text(r, &r->filters[k]);
@@ -111,6 +125,83 @@ static void check_origins(const struct sf_policy *p, const char *shorter, size_t
 	assert_string_equal(t_print(r), canonical);
 	free(map);
 	sf_policy_free(r);
+}
+
+/* Landlock rules of two sources (a file and the one it includes) in two
+ * layers: the map gives each rule of the exec'd image's block its line
+ * and source, in the block's order, and the report of a denial cites them
+ * -- only what it cites: a map that does not fit is refused. */
+static void landlock_origins_of_two_sources_and_layers(void **state)
+{
+	char dir[] = "/tmp/secfilter-llo-XXXXXX", main[64], inc[64], want[512];
+	char map[512], shorter[1024], report[1024];
+	struct sf_ll_denial wr = { .comm = "cp", .pid = 1, .nr = 257, .path = "/tmp/w/x",
+				   .at_len = 6, .right = SF_FS_MAKE_REG, .port = 0 };
+	struct sf_ll_denial conn = { .comm = "nc", .pid = 1, .nr = 42, .right = SF_NET_CONNECT,
+				     .port = 8080 };
+	struct sf_out o = { report, sizeof report, 0 };
+	struct sf_policy *p, *r;
+	struct sf_error err;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(main, sizeof main, "%s/main.conf", dir);
+	snprintf(inc, sizeof inc, "%s/inc.conf", dir);
+	f = fopen(inc, "w");
+	assert_non_null(f);
+	fputs("# included\nfs.read: /usr /etc\nnet.connect: 443\n", f);
+	fclose(f);
+	p = t_parse_syntax(SF_SYNTAX_SECFILTER, main,
+			   "read: fd == 0\n"
+			   "fs.write: /tmp/w\n"
+			   "@include inc.conf\n"
+			   "landlock.layer: 1\n"
+			   "fs.read: /usr\n"
+			   "net.connect: 443 80\n"
+			   "fs.exec: /etc\n"
+			   "write: fd == 1\n",
+			   &err);
+	assert_non_null(p);
+	assert_int_equal(p->landlock->nlayers, 2);
+	/* the filters, then layer 0: /etc /tmp/w /usr 443, layer 1: /etc
+	 * /usr 80 443 */
+	snprintf(want, sizeof want,
+		 "1@%zu:%s=7:fd == 0" "8=7:fd == 1"
+		 "2@%zu:%s-" "2@%zu:%s-" "2@%zu:%s-" "3-"
+		 "7@%zu:%s-" "5-6-6-",
+		 strlen(main), main, strlen(inc), inc, strlen(main), main, strlen(inc), inc,
+		 strlen(main), main);
+	assert_true(sf_policy_print_origins(p, map, sizeof map) < sizeof map);
+	assert_string_equal(map, want);
+	assert_true(sf_policy_print_short(p, shorter, sizeof shorter) < sizeof shorter);
+	r = t_parse(NULL, shorter);
+	assert_int_equal(sf_policy_set_origins(&r, map), 0);
+	assert_string_equal(t_print(r), t_print(p));
+
+	/* a file made in /tmp/w: layer 0 grants it, layer 1 (no fs.write)
+	 * denies it, citing its first rule, /etc at main.conf:7 */
+	assert_int_equal(sf_ll_report(&o, r->landlock, &wr), 1);
+	sf_out_end(&o);
+	snprintf(want, sizeof want, "    rule: fs.write (%s:7) does not grant it here\n", main);
+	assert_non_null(strstr(report, want));
+	/* port 8080: layer 0, whose connect rule is inc.conf's, line 3 */
+	o.len = 0;
+	assert_int_equal(sf_ll_report(&o, r->landlock, &conn), 1);
+	sf_out_end(&o);
+	snprintf(want, sizeof want, "    rule: net.connect (%s:3) does not grant it here\n", inc);
+	assert_non_null(strstr(report, want));
+
+	/* a text on a Landlock rule, one entry short: refused, r unchanged */
+	strcpy(map + strlen(map) - 1, "=1:x");
+	assert_int_equal(sf_policy_set_origins(&r, map), -EINVAL);
+	map[strlen(map) - 5] = '\0';
+	assert_int_equal(sf_policy_set_origins(&r, map), -EINVAL);
+	assert_int_equal(r->landlock->rules[r->landlock->nrules - 1].line, 6);
+	sf_policy_free(r);
+	sf_policy_free(p);
+	unlink(inc);
+	rmdir(dir);
 }
 
 static void check_round_trip(const char *text)
@@ -303,6 +394,7 @@ int main(void)
 		cmocka_unit_test(actions_print_canonically),
 		cmocka_unit_test(random_policies_round_trip),
 		cmocka_unit_test(named_values_round_trip),
+		cmocka_unit_test(landlock_origins_of_two_sources_and_layers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
