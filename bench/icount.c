@@ -11,7 +11,11 @@
  * program's: a policy in icount's own environment would filter icount)
  * and prints, per object: instructions, syscall instructions executed; then
  * the totals and the minor/major faults of the process.  -q: the totals
- * line only ("insns N syscalls N minflt N"). */
+ * line only ("insns N syscalls N minflt N").
+ * Counting begins where the exec does: at its event, or, when icount runs
+ * under an interposing library its child inherits, at the SIGSYS of the
+ * child's execve (the library's exec path belongs to the exec; the
+ * child's raise before it, which the library traps too, does not). */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -132,12 +137,28 @@ static void faults(pid_t pid, unsigned long *minflt, unsigned long *majflt)
 	}
 }
 
+/* Whether the stop st is where the exec begins: its event (an
+ * unfiltered or kernel-filtered child), or the SIGSYS of the execve or
+ * execveat the library of an interposed parent traps (its exec path is
+ * the exec's cost; the call instruction itself is the child's). */
+static int exec_begins(pid_t pid, int st)
+{
+	siginfo_t si;
+
+	if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+		return 1;
+	if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGSYS ||
+	    ptrace(PTRACE_GETSIGINFO, pid, 0, &si) < 0)
+		return 0;
+	return si.si_syscall == SYS_execve || si.si_syscall == SYS_execveat;
+}
+
 int main(int argc, char **argv)
 {
 	int quiet = argc > 1 && !strcmp(argv[1], "-q");
 	unsigned long total = 0, sys = 0, minflt = 0, majflt = 0;
 	pid_t pid;
-	int st, sig = 0, i;
+	int st, sig = 0, i, counting = 0;
 
 	char **assign;
 	int nassign = 0;
@@ -166,13 +187,19 @@ int main(int argc, char **argv)
 	}
 	waitpid(pid, &st, 0);
 	ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL);
-	ptrace(PTRACE_CONT, pid, 0, 0); /* to the exec: the fork child's own code is not counted */
+	ptrace(PTRACE_CONT, pid, 0, 0); /* to the exec (exec_begins) */
 	for (;;) {
 		struct user_regs_struct r;
 		if (waitpid(pid, &st, 0) < 0)
 			break;
 		if (WIFEXITED(st) || WIFSIGNALED(st))
 			break;
+		if (!counting && !(counting = exec_begins(pid, st))) {
+			/* the fork child's own calls (raise's), trapped by the
+			 * library it inherited: theirs, not the exec's */
+			ptrace(PTRACE_CONT, pid, 0, WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st));
+			continue;
+		}
 		if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
 			nmap = 0;
 			sig = 0;

@@ -284,3 +284,35 @@ expect_grep '^apply -1 ENOSYS$' m.out
 expect_grep 'denies prctl or seccomp' m.out
 expect_grep '^(lib_probe|\?)\[[0-9]+\]: system call 110 \(sys_getppid\) blocked' m.err  # comm needs prctl
 echo "ok an exec'd image under a policy denying the library's own calls"
+
+# rtld looks up every audit interface of a module it keeps, and builds a
+# formatted exception for each it does not find: the library defines the
+# ones that cost nothing (their calls do what their absence does), never
+# those that would route the program's bindings and PLT calls through it.
+nm -D --defined-only "$LIB" | awk '{ print $3 }' | grep '^la_' | sort >la.txt
+for f in la_activity la_objclose la_objopen la_objsearch la_preinit la_version; do
+	grep -qx "$f" la.txt || fail "the audit module does not define $f"
+done
+for f in la_symbind64 la_pltenter la_pltexit la_x86_64_gnu_pltenter la_x86_64_gnu_pltexit; do
+	grep -qx "$f" la.txt && fail "the audit module defines $f"
+done
+# la_objsearch hands the loader's own search back: a library found on
+# LD_LIBRARY_PATH (the program's namespace) and one dlopen'ed still load.
+mkdir -p lp
+echo 'int lp_answer(void) { return 42; }' >lp.c
+cc -shared -fPIC -o lp/liblp.so lp.c
+cat >uselp.c <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+int lp_answer(void);
+int main(void)
+{
+	void *h = dlopen("liblp.so", RTLD_NOW);
+	printf("%d %s\n", lp_answer(), h ? "dlopen" : dlerror());
+	return 0;
+}
+C
+cc -o uselp uselp.c -Llp -llp -ldl
+LD_LIBRARY_PATH=$PWD/lp trusted '*: 1' ./uselp >lp.out 2>lp.err || fail "LD_LIBRARY_PATH under trusted mode: $(cat lp.err)"
+expect_grep '^42 dlopen$' lp.out
+echo "ok the audit interfaces: the free ones defined, the binding ones not; searches unchanged"
