@@ -580,11 +580,11 @@ static uint64_t call_site(const struct seccomp_notif *n, long tid)
 	long ctx = tid;
 	int field = 0;
 
-	/* "NR ARG0 ... ARG5 SP PC", the numbers after NR in hex */
+	/* "NR ARG0 ... ARG5 SP PC", the numbers after NR in hex (0x...) */
 	for (; i < len && field < 7; i++)
 		field += text[i] == ' ';
-	for (i += 2; i < len && text[i] != ' '; i++)
-		sp = sp * 16 + (uint64_t)(text[i] <= '9' ? text[i] - '0' : text[i] - 'a' + 10);
+	if (i + 2 < len)
+		hex(text + i + 2, text + len, &sp);
 	if (field == 7 && sf_vm_read(&ctx, sp, top, sizeof top) == sizeof top && top[0] == SITE_MARK)
 		return top[1];
 	return n->data.instruction_pointer;
