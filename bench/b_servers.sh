@@ -20,6 +20,9 @@
 # server's log, secfilter's reports, the client's errors, a non-zero exit.
 # A program that glibc cannot start under an audit module (static TLS:
 # secfilter(1)) is tried again with the tunable the report names.
+# After the table, for nginx: what Landlock adds to an open of its page
+# (bench/llopen.c), the page's one open a request being where nginx's
+# policy costs.
 # Settings: ROUNDS (3), SRV_SECONDS (5: wrk's and pgbench's run),
 # SRV_REQUESTS (100000: redis-benchmark's -n), SERVERS (which), SRV_OUT
 # (where the policies and error lines go: $B/bench-servers).
@@ -37,6 +40,7 @@ TUNABLE=glibc.rtld.optional_static_tls=4096
 mkdir -p "$OUT" || exit 1
 work=$(mktemp -d "${TMPDIR:-/tmp}/secfilter-servers.XXXXXX")
 chmod 755 "$work"
+cc -O2 -I"$TOP/bench" -o "$work/llopen" "$TOP/bench/llopen.c" || exit 1
 
 . "$TOP/bench/lib.sh"
 . "$TOP/bench/servers.sh"
@@ -97,8 +101,8 @@ errs() {
 	echo "${out:-none}"
 }
 
-table=$work/table notes=$work/notes
-: >"$table" >"$notes"
+table=$work/table notes=$work/notes opens=$work/opens
+: >"$table" >"$notes" >"$opens"
 for name in $SERVERS; do
 	missing=$(srv_missing "$name")
 	if [ -n "$missing" ]; then
@@ -147,6 +151,9 @@ for name in $SERVERS; do
 			awk -v t="$t" -v p="$p" 'BEGIN { printf "%.4f\n", t / p }' >>"$work/$name.$m"
 		done
 	done
+	# the page's open under the rule learn wrote for its directory
+	[ "$name" = nginx ] && { "$work/llopen" "$dir/html/index.html" "$dir" >"$opens" 2>&1 ||
+		echo "nginx: no open figures: $(tail -1 "$opens")" >>"$notes"; }
 	case $name in
 	nginx) label="nginx $(/usr/sbin/nginx -v 2>&1 | sed 's|.*/||'), wrk" ;;
 	redis) label="redis $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/'), redis-benchmark" ;;
@@ -170,4 +177,5 @@ echo '| server, load | no filter | interposition | trusted, LD_AUDIT | run --tru
 echo '|---|---:|---:|---:|---:|---|'
 cat "$table"
 [ -s "$notes" ] && { echo; cat "$notes"; }
+grep -q '^domain' "$opens" && { echo; cat "$opens"; }
 exit 0
