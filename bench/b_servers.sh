@@ -21,8 +21,8 @@
 # A program that glibc cannot start under an audit module (static TLS:
 # secfilter(1)) is tried again with the tunable the report names.
 # After the table, for nginx: what Landlock adds to an open of its page
-# (bench/llopen.c), the page's one open a request being where nginx's
-# policy costs.
+# (bench/llopen.c); nginx opens it once a request, and that open is what
+# its fs. rules cost it.
 # Settings: ROUNDS (3), SRV_SECONDS (5: wrk's and pgbench's run),
 # SRV_REQUESTS (100000: redis-benchmark's -n), SERVERS (which), SRV_OUT
 # (where the policies and error lines go: $B/bench-servers).
