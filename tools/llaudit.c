@@ -1,5 +1,6 @@
 /* Landlock's denials from the kernel's audit records (llaudit.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/netlink.h>
 #include <limits.h>
@@ -27,14 +28,24 @@
 
 #define HELD_MAX 256 /* events whose domain has not shown yet */
 
+#define ARGV_MAX 4096 /* of PROCTITLE: the command line, enough to find a name in */
+
 /* One denial, from its records: ACCESS, then in the same event (when
- * audit keeps a syscall context for the task) SYSCALL. */
+ * audit keeps a syscall context for the task) SYSCALL, PATH and
+ * PROCTITLE.  The path is always the kernel's (PATH names relative to the
+ * working directory need none of CWD). */
 struct llaudit_event {
-	uint64_t serial, domain, right;
+	uint64_t serial, domain, right, ino;
 	int net, port, proc;
+	int dir_given;         /* given names the directory the object is made or removed in */
+	int leaf;              /* ... completed with the object's name */
 	long pid, nr;
 	char comm[64];
-	char path[PATH_MAX];
+	char path[PATH_MAX];   /* the object the kernel checked */
+	char given[PATH_MAX];  /* the object as the program gave it, or "" */
+	char argv[ARGV_MAX];   /* PROCTITLE: the arguments, NUL-separated */
+	size_t argv_len;
+	uint64_t a[4];         /* the syscall's first arguments */
 };
 
 static void unreadable(struct llaudit *a, const char *why)
@@ -143,14 +154,85 @@ static int known(const uint64_t *set, unsigned n, uint64_t d)
 	return 0;
 }
 
-static void report(struct llaudit *a, const struct llaudit_event *e)
+/* The leaf name a directory given as dir (a PATH record's name of the
+ * PARENT kind: "b/", "/tmp/b/", or the working directory in full when the
+ * program gave a bare name) was completed with: cand is accepted when it
+ * is dir's text followed by one name. */
+static int completes(const char *dir, const char *cand)
+{
+	size_t n = strlen(dir);
+
+	if (n == 0 || dir[n - 1] != '/')
+		n = 0; /* a bare name, in the working directory */
+	return strncmp(cand, dir, n) == 0 && cand[n] && !strchr(cand + n, '/') &&
+	       strcmp(cand + n, ".") != 0 && strcmp(cand + n, "..") != 0;
+}
+
+static void complete_with(struct llaudit_event *e, const char *cand)
+{
+	snprintf(e->given, sizeof(e->given), "%s", cand);
+	e->leaf = 1;
+}
+
+/* The program's name for the object made or removed in a directory: the
+ * string its call passed, read from its memory while it still runs (one
+ * of the syscall's first arguments that completes the directory), else
+ * the one argument of its command line that does. */
+static void complete_from_memory(struct llaudit_event *e)
+{
+	char file[64], s[PATH_MAX];
+	unsigned i;
+	int fd;
+
+	snprintf(file, sizeof(file), "/proc/%ld/mem", e->pid);
+	if (e->pid <= 0 || (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	for (i = 0; i < 4 && !e->leaf; i++) {
+		ssize_t n = e->a[i] ? pread(fd, s, sizeof(s) - 1, (off_t)e->a[i]) : -1;
+
+		if (n <= 0)
+			continue;
+		s[n] = '\0';
+		if (strlen(s) < (size_t)n && completes(e->given, s))
+			complete_with(e, s);
+	}
+	close(fd);
+}
+
+static void complete_from_argv(struct llaudit_event *e)
+{
+	const char *arg, *found = NULL;
+
+	for (arg = e->argv; arg < e->argv + e->argv_len; arg += strlen(arg) + 1)
+		if (completes(e->given, arg)) {
+			if (found && strcmp(found, arg) != 0)
+				return; /* two candidates: name neither */
+			found = arg;
+		}
+	if (found)
+		complete_with(e, found);
+}
+
+static void report(struct llaudit *a, struct llaudit_event *e)
 {
 	struct sf_ll_denial d = { e->proc ? e->comm : NULL, e->proc ? e->pid : 0,
 				  e->proc ? e->nr : -1, NULL, e->net ? NULL : e->path,
 				  e->net ? 0 : strlen(e->path), e->right, e->port };
-	char text[2 * PATH_MAX + 512], fix[PATH_MAX + 64];
+	char text[3 * PATH_MAX + 512], fix[PATH_MAX + 64], full[PATH_MAX];
 	struct sf_out o = { text, sizeof(text), 0 }, fo = { fix, sizeof(fix), 0 };
 
+	if (!e->net && e->given[0]) {
+		if (e->dir_given && !e->leaf)
+			complete_from_argv(e);
+		d.given = e->given;
+		if (e->dir_given && e->leaf) {
+			/* the directory the kernel checked, and the program's leaf */
+			int n = snprintf(full, sizeof(full), "%s/%s", e->path,
+					 strrchr(e->given, '/') ? strrchr(e->given, '/') + 1 : e->given);
+			if (n > 0 && (size_t)n < sizeof(full))
+				d.path = full;
+		}
+	}
 	if (!sf_ll_report(&o, a->ll, &d) || sf_out_end(&o) >= sizeof(text))
 		return;
 	sf_ll_fix(&fo, a->ll, &d);
@@ -193,6 +275,7 @@ static void on_access(struct llaudit *a, uint64_t serial, const char *msg)
 	memset(e, 0, sizeof(*e));
 	e->serial = serial;
 	e->domain = number(msg, "domain", 16);
+	e->ino = number(msg, "ino", 10);
 	n = strcspn(b, ", ");
 	e->right = sf_ll_right_of(b, n, &e->net);
 	if (!e->right)
@@ -216,6 +299,7 @@ static void on_syscall(struct llaudit *a, uint64_t serial, const char *msg)
 {
 	const char *v;
 	size_t i;
+	unsigned k;
 
 	for (i = 0; i < a->nev; i++) {
 		struct llaudit_event *e = &a->ev[i];
@@ -224,10 +308,57 @@ static void on_syscall(struct llaudit *a, uint64_t serial, const char *msg)
 		e->proc = 1;
 		e->pid = (long)number(msg, "pid", 10);
 		e->nr = kmsg_field(msg, "syscall") ? (long)number(msg, "syscall", 10) : -1;
+		for (k = 0; k < 4; k++) {
+			char key[3] = { 'a', (char)('0' + k), '\0' };
+			e->a[k] = number(msg, key, 16);
+		}
 		if ((v = kmsg_field(msg, "comm")))
 			kmsg_untrusted(v, e->comm, sizeof(e->comm));
 		else
 			e->proc = 0;
+	}
+}
+
+/* A name the call looked up: the program's name for the object the
+ * kernel checked when the inode is the same.  For a file made in a
+ * directory the record names the directory only ("b/" of "b/x"). */
+static void on_path(struct llaudit *a, uint64_t serial, const char *msg)
+{
+	const char *v = kmsg_field(msg, "name"), *type = kmsg_field(msg, "nametype");
+	uint64_t ino = number(msg, "inode", 10);
+	size_t i;
+
+	if (!v || !type || !ino)
+		return;
+	for (i = 0; i < a->nev; i++) {
+		struct llaudit_event *e = &a->ev[i];
+
+		if (e->serial != serial || e->net || e->given[0] || e->ino != ino)
+			continue;
+		kmsg_untrusted(v, e->given, sizeof(e->given));
+		e->dir_given = strncmp(type, "PARENT", 6) == 0;
+		if (e->dir_given && e->proc)
+			complete_from_memory(e);
+	}
+}
+
+/* The command line (NUL-separated, hex, or quoted when it is one
+ * printable word). */
+static void on_proctitle(struct llaudit *a, uint64_t serial, const char *msg)
+{
+	const char *v = kmsg_field(msg, "proctitle");
+	size_t i, n;
+
+	if (!v)
+		return;
+	n = *v == '"' ? strcspn(v + 1, "\"") : strspn(v, "0123456789ABCDEFabcdef") / 2;
+	for (i = 0; i < a->nev; i++) {
+		struct llaudit_event *e = &a->ev[i];
+
+		if (e->serial != serial)
+			continue;
+		kmsg_untrusted(v, e->argv, sizeof(e->argv));
+		e->argv_len = n < sizeof(e->argv) ? n : sizeof(e->argv) - 1;
 	}
 }
 
@@ -279,6 +410,10 @@ static void record(struct llaudit *a, int type, char *msg)
 		on_access(a, serial, msg);
 	} else if (type == AUDIT_SYSCALL) {
 		on_syscall(a, serial, msg);
+	} else if (type == AUDIT_PATH) {
+		on_path(a, serial, msg);
+	} else if (type == AUDIT_PROCTITLE) {
+		on_proctitle(a, serial, msg);
 	} else if (type == AUDIT_LANDLOCK_DOMAIN) {
 		on_domain(a, msg);
 	} else if (type == AUDIT_EOE) {

@@ -2,7 +2,8 @@
 # fs.write covers only $S/a fails with EACCES, and the report names the
 # path and the line that, appended to the policy, lets the copy succeed --
 # under interposition from the call's result, under `run --trusted` from
-# the kernel's audit records (tools/llaudit.c).  For those this test turns
+# the kernel's audit records (tools/llaudit.c), with the process and the
+# path as given where audit keeps a syscall context for the task.  For those this test turns
 # the kernel's audit on where it is off (root: tests/e2e/audit_ctl.py adds
 # `-a task,never` first, so no other process pays for it) and back off at
 # the end; without root it checks that run says why nothing is reported.
@@ -101,6 +102,35 @@ expect_grep "^(cp|\?)\[([0-9]+|\?)\]: (openat|a call) denied by Landlock: $S/b n
 expect_grep "^    rule: fs.write \((<command-line>|SECFILTER_POLICY):1\) does not grant it here$" err
 expect_no_grep 'not reported' err
 copied --trusted "$P; $add"
+
+# with a syscall audit context for the tree's tasks (audit_ctl.py gives
+# one to this run's tree only), the event's SYSCALL, PATH and PROCTITLE
+# records name the process, the call and the path as the program gave
+# it: the kernel's PATH names the directory only ("$S/b/"), the leaf comes
+# from cp's command line...
+$AUDIT contexts $SECFILTER run --trusted -e "$P" -- cp "$S/in" "$S/b/x" 2> err
+case $? in
+3)	echo "note: no audit session of its own here; the reports with a syscall context are not tested" >&2 ;;
+1)	expect_grep "cannot create regular file '$S/b/x': Permission denied" err
+	expect_grep "^cp\[[0-9]+\]: openat denied by Landlock: \"$S/b/x\" needs fs.make_reg$" err
+	expect_grep "^    add: fs.write: $S/b$" err
+	# ... or from the string the call passed, read while the process
+	# runs (it waits for its report, and keeps the string): relative, in
+	# full after it
+	$AUDIT contexts $SECFILTER run --trusted -e "$P" -- $PY -c "
+import os, sys, time
+os.chdir('$S')
+NAME = b'b/p'  # bytes: the call gets this object's memory, not a copy freed after it
+try: os.open(NAME, os.O_WRONLY | os.O_CREAT); sys.exit('opened')
+except PermissionError: pass
+end = time.monotonic() + 60  # a bound against a hang, not a condition of the test
+while 'denied by Landlock' not in open('$PWD/err').read() and time.monotonic() < end:
+    time.sleep(0.02)" 2> err ||
+		fail "contexts, python: $(cat err)"
+	expect_grep "^python3\[[0-9]+\]: openat denied by Landlock: \"b/p\" \($S/b/p\) needs fs.make_reg$" err
+	[ ! -e "$S/b/p" ] || fail "contexts: python wrote outside the granted directory" ;;
+*)	fail "contexts: cp under run --trusted: $(cat err)" ;;
+esac
 
 # a static program: nothing of ours in it, the same report
 static=$PROGS/cli_prog-static
