@@ -27,7 +27,9 @@
  * The listener leaves the session (a terminal's ^C is not for it), keeps
  * no fd but the filter's (the report goes to the notifying process's own
  * standard error, taken for the report and closed after it: no pipe a
- * caller reads from stays open longer than the tree lives), is not
+ * caller reads from stays open longer than the tree lives; where it reads
+ * Landlock's audit records, below, also the audit socket and the first
+ * image's standard error, until the records are in), is not
  * dumpable (another process of its user cannot read or trace it without
  * CAP_SYS_PTRACE), and exits when the last task under the filter is gone
  * (the fd reports POLLHUP).  Only the first image of a tree has one: an
