@@ -67,6 +67,7 @@
  * the policy lets ptrace or pidfd_getfd can take the listener's fd, as
  * it could take any unfiltered process of its user's. */
 #include <fcntl.h>
+#include <linux/audit.h>
 #include <linux/netlink.h>
 #include <linux/prctl.h>
 #include <linux/seccomp.h>
@@ -149,9 +150,42 @@ static long ll_socket(void)
 	return fd;
 }
 
-/* Whether the records can be read here: the socket binds (CAP_AUDIT_READ)
- * and this is the initial PID namespace (PROC_PID_INIT_INO), whose pids
- * the records give. */
+/* Whether audit is on: 0 only when the kernel says it is off (asking
+ * needs CAP_AUDIT_CONTROL; unanswered, it may be on).  Off, Landlock
+ * records nothing and a listener would wait for nothing. */
+static int ll_audit_on(void)
+{
+	struct {
+		struct nlmsghdr h;
+		struct audit_status s;
+	} msg;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	char buf[1024];
+	long fd = sf_sys(SYS_socket, AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT, 0, 0, 0), n;
+	int on = 1;
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	struct pollfd pf = { (int)fd, POLLIN, 0 };
+
+	if (fd < 0)
+		return 1;
+	sf_memset(&msg, 0, sizeof msg);
+	msg.h.nlmsg_len = NLMSG_LENGTH(0);
+	msg.h.nlmsg_type = AUDIT_GET;
+	msg.h.nlmsg_flags = NLM_F_REQUEST;
+	/* the reply, or an error (refused) first */
+	if (sf_sys(SYS_sendto, fd, (long)&msg, msg.h.nlmsg_len, 0, (long)&kernel, sizeof kernel) > 0 &&
+	    sf_sys(SYS_poll, (long)&pf, 1, 1000, 0, 0, 0) > 0 &&
+	    (n = sf_sys(SYS_recvfrom, fd, (long)buf, sizeof buf, MSG_DONTWAIT, 0, 0)) >=
+		    (long)NLMSG_LENGTH(offsetof(struct audit_status, failure)) &&
+	    h->nlmsg_type == AUDIT_GET)
+		on = ((struct audit_status *)NLMSG_DATA(h))->enabled != 0;
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return on;
+}
+
+/* Whether the records can be read here: this is the initial PID namespace
+ * (PROC_PID_INIT_INO), whose pids the records give, audit is on, and the
+ * socket binds (CAP_AUDIT_READ). */
 static int ll_readable(void)
 {
 	static const char init_ns[] = "pid:[4026531836]";
@@ -159,7 +193,8 @@ static int ll_readable(void)
 	long n = sf_sys(SYS_readlink, (long)"/proc/self/ns/pid", (long)link, sizeof link, 0, 0, 0),
 	     fd;
 
-	if (n != (long)sizeof init_ns - 1 || __builtin_memcmp(link, init_ns, (size_t)n) != 0)
+	if (n != (long)sizeof init_ns - 1 || __builtin_memcmp(link, init_ns, (size_t)n) != 0 ||
+	    !ll_audit_on())
 		return 0;
 	if ((fd = ll_socket()) < 0)
 		return 0;
