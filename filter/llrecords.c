@@ -1,9 +1,36 @@
 /* Landlock's denials from the kernel's audit records (llrecords.h). */
+#include <linux/audit.h>
+#include <linux/netlink.h>
 #include <string.h>
 
 #include "internal.h"
 #include "llrecords.h"
 #include "mem.h"
+
+void sf_audit_get_request(void *msg)
+{
+	struct nlmsghdr h = { .nlmsg_len = NLMSG_LENGTH(0), .nlmsg_type = AUDIT_GET,
+			      .nlmsg_flags = NLM_F_REQUEST };
+
+	_Static_assert(NLMSG_LENGTH(0) == SF_AUDIT_GET_LEN, "an AUDIT_GET request's length");
+	memcpy(msg, &h, sizeof h);
+}
+
+int sf_audit_get_reply(const void *msg, size_t n)
+{
+	struct nlmsghdr h;
+	struct audit_status s;
+
+	if (n < NLMSG_LENGTH(offsetof(struct audit_status, failure)))
+		return -1;
+	memcpy(&h, msg, sizeof h);
+	if (h.nlmsg_type != AUDIT_GET)
+		return -1;
+	memset(&s, 0, sizeof s);
+	memcpy(&s, (const char *)msg + NLMSG_HDRLEN,
+	       n - NLMSG_HDRLEN < sizeof s ? n - NLMSG_HDRLEN : sizeof s);
+	return s.enabled != 0;
+}
 
 const char *sf_rec_field(const char *msg, const char *key)
 {

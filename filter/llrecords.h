@@ -79,6 +79,14 @@ int sf_llrec_waiting(const struct sf_llrec *r);
  * path when it is the directory's and the program's leaf. */
 void sf_llrec_denial(struct sf_llrec_event *e, struct sf_ll_denial *d, char full[SF_LLREC_PATH]);
 
+/* Asking whether audit is on (AUDIT_GET on a NETLINK_AUDIT socket, which
+ * needs CAP_AUDIT_CONTROL): the request into msg (SF_AUDIT_GET_LEN bytes),
+ * and what a message of n bytes received then says: 1 on, 0 off, -1 not
+ * the answer (an error, or another message). */
+#define SF_AUDIT_GET_LEN 16
+void sf_audit_get_request(void *msg);
+int sf_audit_get_reply(const void *msg, size_t n);
+
 /* The value of key= in an audit or kernel log record, or NULL. */
 const char *sf_rec_field(const char *msg, const char *key);
 /* A value the kernel wrote as untrusted ("quoted", or hex when it holds

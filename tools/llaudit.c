@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -41,37 +40,26 @@ void llaudit_say_unseen(const struct llaudit *a)
  * needs CAP_AUDIT_CONTROL). */
 static int audit_enabled(void)
 {
-	struct {
-		struct nlmsghdr h;
-		struct audit_status s;
-	} msg;
+	char msg[SF_AUDIT_GET_LEN], buf[8192];
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	char buf[8192];
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT), tries, on = -1;
 
 	if (fd < 0)
 		return -1;
-	memset(&msg, 0, sizeof(msg));
-	msg.h.nlmsg_len = NLMSG_LENGTH(0);
-	msg.h.nlmsg_type = AUDIT_GET;
-	msg.h.nlmsg_flags = NLM_F_REQUEST;
-	if (sendto(fd, &msg, msg.h.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
+	sf_audit_get_request(msg);
+	if (sendto(fd, msg, sizeof(msg), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
 		close(fd);
 		return -1;
 	}
 	/* the reply, or an error (refused) */
 	for (tries = 0; tries < 4 && on < 0; tries++) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		struct nlmsghdr *h = (struct nlmsghdr *)buf;
 		ssize_t n;
 
-		if (poll(&p, 1, 1000) <= 0 || (n = recv(fd, buf, sizeof(buf), 0)) < (ssize_t)sizeof(*h))
+		if (poll(&p, 1, 1000) <= 0 || (n = recv(fd, buf, sizeof(buf), 0)) < (ssize_t)NLMSG_HDRLEN ||
+		    ((struct nlmsghdr *)buf)->nlmsg_type == NLMSG_ERROR)
 			break;
-		if (h->nlmsg_type == NLMSG_ERROR)
-			break;
-		if (h->nlmsg_type == AUDIT_GET &&
-		    n >= (ssize_t)NLMSG_LENGTH(offsetof(struct audit_status, failure)))
-			on = ((struct audit_status *)NLMSG_DATA(h))->enabled != 0;
+		on = sf_audit_get_reply(buf, (size_t)n);
 	}
 	close(fd);
 	return on;

@@ -67,7 +67,6 @@
  * the policy lets ptrace or pidfd_getfd can take the listener's fd, as
  * it could take any unfiltered process of its user's. */
 #include <fcntl.h>
-#include <linux/audit.h>
 #include <linux/netlink.h>
 #include <linux/prctl.h>
 #include <linux/seccomp.h>
@@ -155,30 +154,21 @@ static long ll_socket(void)
  * records nothing and a listener would wait for nothing. */
 static int ll_audit_on(void)
 {
-	struct {
-		struct nlmsghdr h;
-		struct audit_status s;
-	} msg;
+	char msg[SF_AUDIT_GET_LEN], buf[1024];
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	char buf[1024];
 	long fd = sf_sys(SYS_socket, AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT, 0, 0, 0), n;
-	int on = 1;
-	struct nlmsghdr *h = (struct nlmsghdr *)buf;
 	struct pollfd pf = { (int)fd, POLLIN, 0 };
+	int on = 1;
 
 	if (fd < 0)
 		return 1;
-	sf_memset(&msg, 0, sizeof msg);
-	msg.h.nlmsg_len = NLMSG_LENGTH(0);
-	msg.h.nlmsg_type = AUDIT_GET;
-	msg.h.nlmsg_flags = NLM_F_REQUEST;
-	/* the reply, or an error (refused) first */
-	if (sf_sys(SYS_sendto, fd, (long)&msg, msg.h.nlmsg_len, 0, (long)&kernel, sizeof kernel) > 0 &&
+	sf_audit_get_request(msg);
+	/* the reply, or an error (refused: then it may be on) */
+	if (sf_sys(SYS_sendto, fd, (long)msg, sizeof msg, 0, (long)&kernel, sizeof kernel) > 0 &&
 	    sf_sys(SYS_poll, (long)&pf, 1, 1000, 0, 0, 0) > 0 &&
-	    (n = sf_sys(SYS_recvfrom, fd, (long)buf, sizeof buf, MSG_DONTWAIT, 0, 0)) >=
-		    (long)NLMSG_LENGTH(offsetof(struct audit_status, failure)) &&
-	    h->nlmsg_type == AUDIT_GET)
-		on = ((struct audit_status *)NLMSG_DATA(h))->enabled != 0;
+	    (n = sf_sys(SYS_recvfrom, fd, (long)buf, sizeof buf, MSG_DONTWAIT, 0, 0)) > 0 &&
+	    sf_audit_get_reply(buf, (size_t)n) == 0)
+		on = 0;
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return on;
 }
