@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <linux/audit.h>
+#include <linux/netlink.h>
 
 #include "landlock.h"
 #include "llrecords.h"
@@ -195,6 +197,31 @@ static void fields(void **state)
 	assert_int_equal(sf_rec_num("19x", 10), 19);
 }
 
+/* AUDIT_GET: the request, and the answers */
+static void audit_get(void **state)
+{
+	struct {
+		struct nlmsghdr h;
+		struct audit_status s;
+	} m;
+	char req[SF_AUDIT_GET_LEN];
+
+	(void)state;
+	sf_audit_get_request(req);
+	memcpy(&m.h, req, sizeof req);
+	assert_int_equal(m.h.nlmsg_type, AUDIT_GET);
+	assert_int_equal(m.h.nlmsg_len, sizeof req);
+	memset(&m, 0, sizeof m);
+	m.h.nlmsg_type = AUDIT_GET;
+	m.s.enabled = 1;
+	assert_int_equal(sf_audit_get_reply(&m, sizeof m), 1);
+	m.s.enabled = 0;
+	assert_int_equal(sf_audit_get_reply(&m, sizeof m), 0);
+	assert_int_equal(sf_audit_get_reply(&m, NLMSG_HDRLEN + 4), -1); /* too short */
+	m.h.nlmsg_type = NLMSG_ERROR;
+	assert_int_equal(sf_audit_get_reply(&m, sizeof m), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +230,7 @@ int main(void)
 		cmocka_unit_test(without_context_and_theirs),
 		cmocka_unit_test(held_and_bounded),
 		cmocka_unit_test(fields),
+		cmocka_unit_test(audit_get),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
