@@ -107,7 +107,8 @@ static int known(const uint64_t *set, unsigned n, uint64_t d)
 
 int sf_llrec_waiting(const struct sf_llrec *r)
 {
-	return r->nours > r->ndead;
+	/* every denial's record comes before the barrier's */
+	return r->barrier ? !r->barrier_seen : r->nours > r->ndead;
 }
 
 /* Event i is done: reported when its domain is ours, dropped when it is
@@ -343,6 +344,14 @@ void sf_llrec_record(struct sf_llrec *r, int type, const char *msg)
 	case SF_AUDIT_EOE:
 		settle_before(r, serial, 1);
 		break;
+	case SF_AUDIT_EVENT_LISTENER: {
+		const char *pid = sf_rec_field(msg, "pid"), *op = sf_rec_field(msg, "op");
+
+		if (r->barrier && pid && (long)sf_rec_num(pid, 10) == r->barrier && op &&
+		    strncmp(op, "disconnect", 10) == 0)
+			r->barrier_seen = 1;
+		break;
+	}
 	}
 }
 

@@ -31,6 +31,7 @@
 #define SF_AUDIT_PATH 1302
 #define SF_AUDIT_EOE 1320
 #define SF_AUDIT_PROCTITLE 1327
+#define SF_AUDIT_EVENT_LISTENER 1335
 #define SF_AUDIT_LANDLOCK_ACCESS 1423
 #define SF_AUDIT_LANDLOCK_DOMAIN 1424
 
@@ -54,6 +55,11 @@ struct sf_llrec {
 	unsigned nours, ntheirs, ndead; /* ndead: of ours, deallocated */
 	struct sf_llrec_event *ev;      /* events held until their domain shows */
 	size_t nev, cap;
+	/* The barrier: the reader, of pid barrier, joined the records' group
+	 * and left it (the kernel records both, after every record queued
+	 * before); barrier_seen when the record of the leaving came. */
+	long barrier;
+	int barrier_seen;
 	/* Up to n bytes at addr in process pid's memory: how many (0 when
 	 * it cannot be read); NULL: never read. */
 	size_t (*read_mem)(void *ctx, long pid, uint64_t addr, void *buf, size_t n);
@@ -71,8 +77,9 @@ void sf_llrec_record(struct sf_llrec *r, int type, const char *msg);
 /* The records are over: the denials held whose domain is ours reported,
  * the rest dropped. */
 void sf_llrec_flush(struct sf_llrec *r);
-/* Whether a domain of ours showed and is not yet deallocated (records
- * of its denials may still come). */
+/* Whether the reader must read on at the end: until its barrier's record
+ * where it set one, else while a domain of ours that showed is not yet
+ * deallocated (its record comes after those of its denials). */
 int sf_llrec_waiting(const struct sf_llrec *r);
 
 /* e as the report's denial (sf_ll_report); full receives the object's

@@ -186,22 +186,43 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* The barrier (llrecords.h): a socket of ours joins the records' group
+ * and leaves it.  0, or -1. */
+static int barrier(struct llaudit *a)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1u << (AUDIT_NLGRP_READLOG - 1) };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	a->rec.barrier = getpid();
+	close(fd);
+	return 0;
+}
+
 void llaudit_finish(struct llaudit *a)
 {
 	long long start = now_ms();
+	int fenced;
 
 	if (a->fd < 0)
 		return;
-	/* kauditd sends the records after they were queued, which was
-	 * before each denied call returned: they are on their way.  A domain
-	 * of ours that showed ends with its record of deallocation, after
-	 * every record of its denials; otherwise a quiet moment ends it. */
+	/* kauditd sends the records in the order they were queued, and each
+	 * denial's was queued before the denied call returned: the record of
+	 * the barrier comes after all of them.  A domain of ours that showed
+	 * ends with its record of deallocation; without a barrier a quiet
+	 * moment ends it. */
+	fenced = barrier(a) == 0;
 	for (;;) {
 		struct pollfd p = { a->fd, POLLIN, 0 };
-		int waiting = sf_llrec_waiting(&a->rec);
+		int waiting;
 
 		read_some(a);
-		if (now_ms() - start > (waiting ? 2000 : 50))
+		waiting = sf_llrec_waiting(&a->rec);
+		if ((fenced && !waiting) || now_ms() - start > (waiting ? 2000 : 50))
 			break;
 		if (poll(&p, 1, waiting ? 100 : 50) == 0 && !waiting)
 			break;

@@ -230,6 +230,7 @@ static void close_fd(int *fd)
 }
 
 static void listen_forever(long prog_pid) __attribute__((noreturn));
+static void ll_start(long prog_pid);
 
 /* The listener's parent: forks it, tells its pid (the program need not
  * wait for the listener to run) and exits. */
@@ -1134,6 +1135,7 @@ static long take_listener(long prog_pid)
 		quit();
 	sf_sys(SYS_close, pidfd, 0, 0, 0, 0, 0);
 	sf_sys(SYS_close, in, 0, 0, 0, 0, 0);
+	ll_start(prog_pid); /* before any code of the program runs and is denied */
 	sf_sys(SYS_write, out, (long)&taken, 1, 0, 0, 0);
 	sf_sys(SYS_close, out, 0, 0, 0, 0, 0); /* the program may go on */
 	return fd;
@@ -1200,7 +1202,7 @@ static void ll_denied(void *ctx, struct sf_llrec_event *e)
 }
 
 /* The socket, and the first image's standard error, taken while it waits
- * for the hand-over. */
+ * for the hand-over: the records of what it is denied come after. */
 static void ll_start(long prog_pid)
 {
 	long pidfd;
@@ -1238,20 +1240,28 @@ static unsigned ll_read(void)
 	return got;
 }
 
-/* The tree is gone: the records still on their way (until each domain of
- * ours that showed is deallocated, at most 2 s, or a quiet moment). */
+/* The tree is gone: the records still on their way, up to the barrier
+ * (llrecords.h: this socket joins the records' group and leaves it; the
+ * kernel sends records in the order they were queued) and the
+ * deallocation of each domain of ours that showed, at most 2 s. */
 static void ll_finish(void)
 {
 	long long end = now_ms() + GRACE_MS;
+	long fence;
 
 	if (audit_fd < 0)
 		return;
+	if ((fence = ll_socket()) >= 0) {
+		llrec.barrier = sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
+		sf_sys(SYS_close, fence, 0, 0, 0, 0, 0);
+	}
 	for (;;) {
 		struct pollfd pf = { (int)audit_fd, POLLIN, 0 };
-		int waiting = sf_llrec_waiting(&llrec);
+		int waiting;
 
 		ll_read();
-		if (now_ms() > end ||
+		waiting = sf_llrec_waiting(&llrec);
+		if ((fence >= 0 && !waiting) || now_ms() > end ||
 		    (sf_sys(SYS_poll, (long)&pf, 1, waiting ? 100 : 50, 0, 0, 0) == 0 && !waiting))
 			break;
 	}
@@ -1268,7 +1278,6 @@ static void listen_forever(long prog_pid)
 	nfd = take_listener(prog_pid);
 	know_self_file();
 	sf_kernel_on = 0; /* nothing here is filtered: the reporter may call anything */
-	ll_start(prog_pid);
 	for (;;) {
 		struct pollfd pf[2] = { { (int)nfd, POLLIN, 0 }, { (int)audit_fd, POLLIN, 0 } };
 		long r = sf_sys(SYS_poll, (long)pf, audit_fd >= 0 ? 2 : 1, reap() ? 100 : -1, 0, 0,

@@ -179,6 +179,22 @@ static void held_and_bounded(void **state)
 	sf_llrec_flush(&r);
 	assert_int_equal(s.n, 4);
 	assert_int_equal(s.d.right, SF_FS_MAKE_DIR);
+
+	/* the barrier: the record of the reader leaving the group ends it */
+	r.barrier = 4242;
+	assert_true(sf_llrec_waiting(&r));
+	sf_llrec_record(&r, SF_AUDIT_EVENT_LISTENER,
+			"audit(1796642900.154:13): pid=4242 uid=0 auid=0 tty=(none) ses=5 "
+			"comm=\"secfilter\" exe=\"/usr/bin/secfilter\" nl-mcgrp=1 op=connect res=1");
+	assert_true(sf_llrec_waiting(&r));
+	sf_llrec_record(&r, SF_AUDIT_EVENT_LISTENER,
+			"audit(1796642900.154:14): pid=4243 uid=0 auid=0 tty=(none) ses=5 "
+			"comm=\"secfilter\" exe=\"/usr/bin/secfilter\" nl-mcgrp=1 op=disconnect res=1");
+	assert_true(sf_llrec_waiting(&r));
+	sf_llrec_record(&r, SF_AUDIT_EVENT_LISTENER,
+			"audit(1796642900.154:15): pid=4242 uid=0 auid=0 tty=(none) ses=5 "
+			"comm=\"secfilter\" exe=\"/usr/bin/secfilter\" nl-mcgrp=1 op=disconnect res=1");
+	assert_false(sf_llrec_waiting(&r));
 	sf_llrec_free(&r);
 }
 
