@@ -926,7 +926,7 @@ static int start(struct run *r)
 		sp.before_exec_ctx = &r->ll;
 	}
 	r->pid = trace_spawn(&sp, &errfd);
-	r->lla.creator = r->pid; /* who enters our layers: their domains are ours */
+	r->lla.rec.creator = r->pid; /* who enters our layers: their domains are ours */
 	landlock_release(&r->ll);
 	free_env(env, own);
 	if (r->mode == MODE_INTERPOSE)

@@ -1,5 +1,4 @@
 /* Seccomp audit records from /dev/kmsg (see kmsg.h). */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "kmsg.h"
+#include "llrecords.h"
 
 int kmsg_open(void)
 {
@@ -25,39 +25,6 @@ int kmsg_open(void)
 	return fd;
 }
 
-const char *kmsg_field(const char *msg, const char *key)
-{
-	size_t klen = strlen(key);
-	const char *p = msg;
-
-	while ((p = strstr(p, key)) != NULL) {
-		if (p > msg && p[-1] == ' ' && p[klen] == '=')
-			return p + klen + 1;
-		p += klen;
-	}
-	return NULL;
-}
-
-static int hexval(int c)
-{
-	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
-}
-
-void kmsg_untrusted(const char *v, char *out, size_t cap)
-{
-	size_t n = 0;
-
-	if (*v == '"') {
-		for (v++; *v && *v != '"' && n + 1 < cap; v++)
-			out[n++] = *v;
-	} else {
-		for (; isxdigit((unsigned char)v[0]) && isxdigit((unsigned char)v[1]) &&
-		       n + 1 < cap; v += 2)
-			out[n++] = (char)(hexval(v[0]) * 16 + hexval(v[1]));
-	}
-	out[n] = '\0';
-}
-
 int kmsg_parse_seccomp(const char *line, struct seccomp_record *rec)
 {
 	const char *msg = strchr(line, ';'), *v;
@@ -65,20 +32,20 @@ int kmsg_parse_seccomp(const char *line, struct seccomp_record *rec)
 	if (!msg || !strstr(msg, "type=1326 "))
 		return -1;
 	memset(rec, 0, sizeof(*rec));
-	if (!(v = kmsg_field(msg, "pid")))
+	if (!(v = sf_rec_field(msg, "pid")))
 		return -1;
 	rec->pid = (pid_t)strtol(v, NULL, 10);
-	if (!(v = kmsg_field(msg, "syscall")))
+	if (!(v = sf_rec_field(msg, "syscall")))
 		return -1;
 	rec->syscall = strtol(v, NULL, 10);
-	if ((v = kmsg_field(msg, "ip")))
+	if ((v = sf_rec_field(msg, "ip")))
 		rec->ip = strtoul(v, NULL, 16);
-	if ((v = kmsg_field(msg, "arch")))
+	if ((v = sf_rec_field(msg, "arch")))
 		rec->arch = strtoul(v, NULL, 16);
-	if ((v = kmsg_field(msg, "sig")))
+	if ((v = sf_rec_field(msg, "sig")))
 		rec->sig = (int)strtol(v, NULL, 10);
-	if ((v = kmsg_field(msg, "comm")))
-		kmsg_untrusted(v, rec->comm, sizeof(rec->comm));
+	if ((v = sf_rec_field(msg, "comm")))
+		sf_rec_untrusted(v, rec->comm, sizeof(rec->comm));
 	return 0;
 }
 

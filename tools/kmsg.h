@@ -35,11 +35,4 @@ int kmsg_pids_match(void);
  * 0 when it is a seccomp record, -1 otherwise. */
 int kmsg_parse_seccomp(const char *line, struct seccomp_record *rec);
 
-/* An audit record's fields: the value of " key=" in msg, or NULL; a
- * string the kernel logs as untrusted ("quoted", or hex digits when it has
- * spaces, quotes or control characters: audit_log_untrustedstring),
- * decoded into out. */
-const char *kmsg_field(const char *msg, const char *key);
-void kmsg_untrusted(const char *v, char *out, size_t cap);
-
 #endif

@@ -1,11 +1,11 @@
 /* Landlock's denials from the kernel's audit records (llaudit.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/netlink.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -15,27 +15,14 @@
 #include "kmsg.h"
 #include "landlock.h"
 #include "llaudit.h"
+#include "llrecords.h"
 #include "secfilter.h"
 
-#ifndef AUDIT_LANDLOCK_ACCESS
-#define AUDIT_LANDLOCK_ACCESS 1423
-#define AUDIT_LANDLOCK_DOMAIN 1424
-#endif
 #ifndef AUDIT_NLGRP_READLOG
 #define AUDIT_NLGRP_READLOG 1
 #endif
 
 #define HELD_MAX 256 /* events whose domain has not shown yet */
-
-/* One denial, from its records: ACCESS, then in the same event (when
- * audit keeps a syscall context for the task) SYSCALL. */
-struct llaudit_event {
-	uint64_t serial, domain, right;
-	int net, port, proc;
-	long pid, nr;
-	char comm[64];
-	char path[PATH_MAX];
-};
 
 static void unreadable(struct llaudit *a, const char *why)
 {
@@ -53,40 +40,60 @@ void llaudit_say_unseen(const struct llaudit *a)
  * needs CAP_AUDIT_CONTROL). */
 static int audit_enabled(void)
 {
-	struct {
-		struct nlmsghdr h;
-		struct audit_status s;
-	} msg;
+	char msg[SF_AUDIT_GET_LEN], buf[8192];
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	char buf[8192];
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT), tries, on = -1;
 
 	if (fd < 0)
 		return -1;
-	memset(&msg, 0, sizeof(msg));
-	msg.h.nlmsg_len = NLMSG_LENGTH(0);
-	msg.h.nlmsg_type = AUDIT_GET;
-	msg.h.nlmsg_flags = NLM_F_REQUEST;
-	if (sendto(fd, &msg, msg.h.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
+	sf_audit_get_request(msg);
+	if (sendto(fd, msg, sizeof(msg), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
 		close(fd);
 		return -1;
 	}
 	/* the reply, or an error (refused) */
 	for (tries = 0; tries < 4 && on < 0; tries++) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		struct nlmsghdr *h = (struct nlmsghdr *)buf;
 		ssize_t n;
 
-		if (poll(&p, 1, 1000) <= 0 || (n = recv(fd, buf, sizeof(buf), 0)) < (ssize_t)sizeof(*h))
+		if (poll(&p, 1, 1000) <= 0 || (n = recv(fd, buf, sizeof(buf), 0)) < (ssize_t)NLMSG_HDRLEN ||
+		    ((struct nlmsghdr *)buf)->nlmsg_type == NLMSG_ERROR)
 			break;
-		if (h->nlmsg_type == NLMSG_ERROR)
-			break;
-		if (h->nlmsg_type == AUDIT_GET &&
-		    n >= (ssize_t)NLMSG_LENGTH(offsetof(struct audit_status, failure)))
-			on = ((struct audit_status *)NLMSG_DATA(h))->enabled != 0;
+		on = sf_audit_get_reply(buf, (size_t)n);
 	}
 	close(fd);
 	return on;
+}
+
+/* The string at addr in pid's memory, while pid runs. */
+static size_t read_mem(void *ctx, long pid, uint64_t addr, void *buf, size_t n)
+{
+	char file[64];
+	ssize_t got;
+	int fd;
+
+	(void)ctx;
+	snprintf(file, sizeof(file), "/proc/%ld/mem", pid);
+	if (pid <= 0 || (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	got = pread(fd, buf, n, (off_t)addr);
+	close(fd);
+	return got > 0 ? (size_t)got : 0;
+}
+
+static void denied(void *ctx, struct sf_llrec_event *e)
+{
+	struct llaudit *a = ctx;
+	struct sf_ll_denial d;
+	char text[3 * PATH_MAX + 512], fix[PATH_MAX + 64], full[SF_LLREC_PATH];
+	struct sf_out o = { text, sizeof(text), 0 }, fo = { fix, sizeof(fix), 0 };
+
+	sf_llrec_denial(e, &d, full);
+	if (!sf_ll_report(&o, a->ll, &d) || sf_out_end(&o) >= sizeof(text))
+		return;
+	sf_ll_fix(&fo, a->ll, &d);
+	if (sf_out_end(&fo) < sizeof(fix) && treelog_landlock(a->tl, fix, d.comm, 1))
+		treelog_write(a->tl, text, o.len);
 }
 
 void llaudit_open(struct llaudit *a, const struct sf_landlock *ll, struct treelog *tl)
@@ -98,6 +105,9 @@ void llaudit_open(struct llaudit *a, const struct sf_landlock *ll, struct treelo
 	a->fd = -1;
 	a->ll = ll;
 	a->tl = tl;
+	a->rec.read_mem = read_mem;
+	a->rec.denied = denied;
+	a->rec.ctx = a;
 	if (!ll)
 		return;
 	if (!kmsg_pids_match()) {
@@ -118,6 +128,8 @@ void llaudit_open(struct llaudit *a, const struct sf_landlock *ll, struct treelo
 		llaudit_close(a);
 		return;
 	}
+	if (sf_llrec_init(&a->rec, HELD_MAX) < 0)
+		tool_oom();
 	/* room for many records while run is not scheduled */
 	if (setsockopt(a->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
 		setsockopt(a->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
@@ -128,162 +140,7 @@ void llaudit_close(struct llaudit *a)
 	if (a->fd >= 0)
 		close(a->fd);
 	a->fd = -1;
-	free(a->ev);
-	a->ev = NULL;
-	a->nev = a->evcap = 0;
-}
-
-static int known(const uint64_t *set, unsigned n, uint64_t d)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		if (set[i] == d)
-			return 1;
-	return 0;
-}
-
-static void report(struct llaudit *a, const struct llaudit_event *e)
-{
-	struct sf_ll_denial d = { e->proc ? e->comm : NULL, e->proc ? e->pid : 0,
-				  e->proc ? e->nr : -1, NULL, e->net ? NULL : e->path,
-				  e->net ? 0 : strlen(e->path), e->right, e->port };
-	char text[2 * PATH_MAX + 512], fix[PATH_MAX + 64];
-	struct sf_out o = { text, sizeof(text), 0 }, fo = { fix, sizeof(fix), 0 };
-
-	if (!sf_ll_report(&o, a->ll, &d) || sf_out_end(&o) >= sizeof(text))
-		return;
-	sf_ll_fix(&fo, a->ll, &d);
-	if (sf_out_end(&fo) < sizeof(fix) && treelog_landlock(a->tl, fix, d.comm, 1))
-		treelog_write(a->tl, text, o.len);
-}
-
-/* Event i is done: reported when its domain is ours, dropped when it is
- * another's, kept until its domain shows otherwise. */
-static void settle(struct llaudit *a, size_t i)
-{
-	struct llaudit_event *e = &a->ev[i];
-
-	if (!known(a->ours, a->nours, e->domain) && !known(a->theirs, a->ntheirs, e->domain) &&
-	    a->nev <= HELD_MAX)
-		return;
-	if (known(a->ours, a->nours, e->domain))
-		report(a, e);
-	a->ev[i] = a->ev[--a->nev];
-}
-
-/* The value of key as a number in base, or 0. */
-static uint64_t number(const char *msg, const char *key, int base)
-{
-	const char *v = kmsg_field(msg, key);
-
-	return v ? strtoull(v, NULL, base) : 0;
-}
-
-static void on_access(struct llaudit *a, uint64_t serial, const char *msg)
-{
-	const char *b = kmsg_field(msg, "blockers"), *v;
-	struct llaudit_event *e;
-	size_t n;
-
-	if (!b)
-		return;
-	a->ev = xgrow(a->ev, &a->evcap, a->nev, sizeof(*a->ev), 16);
-	e = &a->ev[a->nev];
-	memset(e, 0, sizeof(*e));
-	e->serial = serial;
-	e->domain = number(msg, "domain", 16);
-	n = strcspn(b, ", ");
-	e->right = sf_ll_right_of(b, n, &e->net);
-	if (!e->right)
-		return;
-	if (e->net) {
-		v = kmsg_field(msg, e->right == SF_NET_BIND ? "src" : "dest");
-		if (!v)
-			return;
-		e->port = (int)strtol(v, NULL, 10);
-	} else {
-		if (!(v = kmsg_field(msg, "path")))
-			return;
-		kmsg_untrusted(v, e->path, sizeof(e->path));
-		if (e->path[0] != '/') /* a name without its directory */
-			return;
-	}
-	a->nev++;
-}
-
-static void on_syscall(struct llaudit *a, uint64_t serial, const char *msg)
-{
-	const char *v;
-	size_t i;
-
-	for (i = 0; i < a->nev; i++) {
-		struct llaudit_event *e = &a->ev[i];
-		if (e->serial != serial)
-			continue;
-		e->proc = 1;
-		e->pid = (long)number(msg, "pid", 10);
-		e->nr = kmsg_field(msg, "syscall") ? (long)number(msg, "syscall", 10) : -1;
-		if ((v = kmsg_field(msg, "comm")))
-			kmsg_untrusted(v, e->comm, sizeof(e->comm));
-		else
-			e->proc = 0;
-	}
-}
-
-static void on_domain(struct llaudit *a, const char *msg)
-{
-	uint64_t d = number(msg, "domain", 16);
-	const char *status = kmsg_field(msg, "status");
-
-	if (!status)
-		return;
-	if (strncmp(status, "deallocated", 11) == 0) {
-		a->ndead += known(a->ours, a->nours, d);
-		return;
-	}
-	if (known(a->ours, a->nours, d) || known(a->theirs, a->ntheirs, d))
-		return;
-	if ((pid_t)number(msg, "pid", 10) == a->creator) {
-		if (a->nours < sizeof(a->ours) / sizeof(a->ours[0]))
-			a->ours[a->nours++] = d;
-	} else {
-		/* forget the oldest: a domain of another tree is only a
-		 * shortcut for dropping its records */
-		if (a->ntheirs == sizeof(a->theirs) / sizeof(a->theirs[0]))
-			a->ntheirs = 0;
-		a->theirs[a->ntheirs++] = d;
-	}
-}
-
-/* Events of serials before this one are complete. */
-static void settle_before(struct llaudit *a, uint64_t serial, int all)
-{
-	size_t i = a->nev;
-
-	while (i-- > 0)
-		if (all || a->ev[i].serial != serial)
-			settle(a, i);
-}
-
-static void record(struct llaudit *a, int type, char *msg)
-{
-	const char *colon = strchr(msg, ':');
-	uint64_t serial;
-
-	if (strncmp(msg, "audit(", 6) != 0 || !colon)
-		return;
-	serial = strtoull(colon + 1, NULL, 10);
-	if (type == AUDIT_LANDLOCK_ACCESS) {
-		settle_before(a, serial, 0);
-		on_access(a, serial, msg);
-	} else if (type == AUDIT_SYSCALL) {
-		on_syscall(a, serial, msg);
-	} else if (type == AUDIT_LANDLOCK_DOMAIN) {
-		on_domain(a, msg);
-	} else if (type == AUDIT_EOE) {
-		settle_before(a, serial, 1);
-	}
+	sf_llrec_free(&a->rec);
 }
 
 /* 1 when something was read. */
@@ -311,7 +168,7 @@ static int read_some(struct llaudit *a)
 			continue;
 		h = (struct nlmsghdr *)buf;
 		buf[n] = '\0';
-		record(a, h->nlmsg_type, buf + NLMSG_HDRLEN);
+		sf_llrec_record(&a->rec, h->nlmsg_type, buf + NLMSG_HDRLEN);
 	}
 	return got;
 }
@@ -329,31 +186,48 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* The barrier (llrecords.h): a socket of ours joins the records' group
+ * and leaves it.  0, or -1. */
+static int barrier(struct llaudit *a)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1u << (AUDIT_NLGRP_READLOG - 1) };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	a->rec.barrier = getpid();
+	close(fd);
+	return 0;
+}
+
 void llaudit_finish(struct llaudit *a)
 {
 	long long start = now_ms();
-	size_t i;
+	int fenced;
 
 	if (a->fd < 0)
 		return;
-	/* kauditd sends the records after they were queued, which was
-	 * before each denied call returned: they are on their way.  A domain
-	 * of ours that showed ends with its record of deallocation, after
-	 * every record of its denials; otherwise a quiet moment ends it. */
+	/* kauditd sends the records in the order they were queued, and each
+	 * denial's was queued before the denied call returned: the record of
+	 * the barrier comes after all of them.  A domain of ours that showed
+	 * ends with its record of deallocation; without a barrier a quiet
+	 * moment ends it. */
+	fenced = barrier(a) == 0;
 	for (;;) {
 		struct pollfd p = { a->fd, POLLIN, 0 };
-		int waiting = a->nours > a->ndead;
+		int waiting;
 
 		read_some(a);
-		if (now_ms() - start > (waiting ? 2000 : 50))
+		waiting = sf_llrec_waiting(&a->rec);
+		if ((fenced && !waiting) || now_ms() - start > (waiting ? 2000 : 50))
 			break;
 		if (poll(&p, 1, waiting ? 100 : 50) == 0 && !waiting)
 			break;
 	}
-	for (i = 0; i < a->nev; i++)
-		if (known(a->ours, a->nours, a->ev[i].domain))
-			report(a, &a->ev[i]);
-	a->nev = 0;
+	sf_llrec_flush(&a->rec);
 	if (a->lost)
 		fprintf(stderr, "secfilter: run: warning: some of the kernel's audit records were "
 			"lost (too many at once): not every Landlock denial was reported\n");

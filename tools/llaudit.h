@@ -21,21 +21,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "llrecords.h"
 #include "treelog.h"
 
 struct sf_landlock;
 
-struct llaudit_event; /* llaudit.c */
-
 struct llaudit {
 	int fd;                          /* the multicast socket, or -1 */
 	const struct sf_landlock *ll;
-	pid_t creator;                   /* PROG: its domains are ours */
 	struct treelog *tl;
-	uint64_t ours[32], theirs[64];   /* domains known */
-	unsigned nours, ntheirs, ndead;  /* ndead: of ours, deallocated */
-	struct llaudit_event *ev;        /* the event being read, then held */
-	size_t nev, evcap;
+	struct sf_llrec rec;             /* rec.creator: PROG, its domains are ours */
 	int lost;                        /* the socket overflowed */
 	char why[256];                   /* why the records cannot be read */
 };

@@ -622,25 +622,6 @@ static void need_audit(int audit)
 	sf_fatal(msg);
 }
 
-/* Whether LD_PRELOAD names a secfilter library (by its file name: the
- * copy rtld will load from it is not there yet to ask). */
-static int preloaded(void)
-{
-	static const char base[] = "libsecfilter";
-	char **ep;
-
-	for (ep = sf_env_start; ep && *ep; ep++) {
-		const char *s;
-		if (!sf_startswith(*ep, "LD_PRELOAD="))
-			continue;
-		for (s = *ep + 11; *s; s++)
-			if ((s == *ep + 11 || s[-1] == '/' || s[-1] == ':' || s[-1] == ' ') &&
-			    sf_startswith(s, base))
-				return 1;
-	}
-	return 0;
-}
-
 /* Trusted mode, from la_version (audit.c): nothing of the program but its
  * executable's mapping exists yet.  Everything that needs a call the
  * policy may deny is done before the filter: reading the policy, the
@@ -665,7 +646,7 @@ int sf_boot_trusted(void)
 	if (sf_cfg.mode == SF_MODE_TRUSTED && e.comm)
 		set_comm(e.comm);
 	if (sf_cfg.mode != SF_MODE_TRUSTED) {
-		if (!preloaded())
+		if (!sf_preloaded())
 			sf_fatal("secfilter: SECFILTER_MODE=interpose (the default) needs the "
 				 "library in LD_PRELOAD; LD_AUDIT loads it for "
 				 "SECFILTER_MODE=trusted");

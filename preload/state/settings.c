@@ -16,3 +16,24 @@ uintptr_t sf_main_stack_hint(void)
 {
 	return (uintptr_t)sf_env_start;
 }
+
+/* Whether LD_PRELOAD names a secfilter library (by its file name: the
+ * copy rtld will load from it is not there yet to ask): the constructor
+ * refuses interposition without it, trusted mode's listener leaves the
+ * preloaded copy's wrappers to report what Landlock denies. */
+int sf_preloaded(void)
+{
+	static const char base[] = "libsecfilter";
+	char **ep;
+
+	for (ep = sf_env_start; ep && *ep; ep++) {
+		const char *s;
+		if (!sf_startswith(*ep, "LD_PRELOAD="))
+			continue;
+		for (s = *ep + 11; *s; s++)
+			if ((s == *ep + 11 || s[-1] == '/' || s[-1] == ':' || s[-1] == ' ') &&
+			    sf_startswith(s, base))
+				return 1;
+	}
+	return 0;
+}

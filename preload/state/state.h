@@ -46,6 +46,8 @@ extern struct sf_settings sf_cfg;
  * environment as the loader handed it to the constructors (settings.c). */
 uintptr_t sf_main_stack_hint(void);
 extern char **sf_env_start;
+/* Whether the start's LD_PRELOAD names a secfilter library. */
+int sf_preloaded(void);
 
 /* policy.c: the policy in force.  sf_cur is the latest block (possibly pending);
  * sf_enforce is the same block when it is enforced here, else NULL: the

@@ -27,7 +27,9 @@
  * The listener leaves the session (a terminal's ^C is not for it), keeps
  * no fd but the filter's (the report goes to the notifying process's own
  * standard error, taken for the report and closed after it: no pipe a
- * caller reads from stays open longer than the tree lives), is not
+ * caller reads from stays open longer than the tree lives; where it reads
+ * Landlock's audit records, below, also the audit socket and the first
+ * image's standard error, until the records are in), is not
  * dumpable (another process of its user cannot read or trace it without
  * CAP_SYS_PTRACE), and exits when the last task under the filter is gone
  * (the fd reports POLLHUP).  Only the first image of a tree has one: an
@@ -65,6 +67,7 @@
  * the policy lets ptrace or pidfd_getfd can take the listener's fd, as
  * it could take any unfiltered process of its user's. */
 #include <fcntl.h>
+#include <linux/netlink.h>
 #include <linux/prctl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -76,6 +79,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "llrecords.h"
 #include "notif.h"
 #include "notify.h"
 #include "trap.h"
@@ -110,13 +114,96 @@ static int allowed(long nr, long a0, long a1, long a2)
 static int started; /* start() went well: the listener waits for the fd */
 static int start(void);
 
+/* ---- Landlock's denials, from the kernel's audit records ----
+ *
+ * Under LD_AUDIT alone no code of ours sees a call's result, so the
+ * listener reads what `secfilter run --trusted` reads (tools/llaudit.h):
+ * the audit netlink socket's read-only multicast group, which needs
+ * CAP_AUDIT_READ and audit on, and gives the pids of the initial PID
+ * namespace.  Both parse the records with filter/llrecords.c.  The
+ * domains whose creator is the first image (the layers are entered there,
+ * after the listener is forked) are the tree's.  A report goes to the
+ * first image's standard error, held from the listener's start until the
+ * records have come (a pid in a record may be reused by the time it is
+ * read: no other process's stderr is taken for it), or to SECFILTER_LOG,
+ * and only where the policy lets the process write it (may_write_own);
+ * each add: line once. */
+static int listen_ll;          /* the listener reads the records */
+static long audit_fd = -1;     /* the multicast socket */
+static long held_err = -1;     /* the first image's standard error */
+static struct sf_llrec llrec;
+
+#define LL_HELD 32 /* denials held until their domain shows */
+#define LL_RECORD_CAP 16384 /* an audit record is at most 8970 bytes */
+
+static long ll_socket(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 }; /* READLOG */
+	long fd = sf_sys(SYS_socket, AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			 NETLINK_AUDIT, 0, 0, 0);
+
+	if (fd >= 0 && sf_sys(SYS_bind, fd, (long)&sa, sizeof sa, 0, 0, 0) < 0) {
+		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Whether audit is on: 0 only when the kernel says it is off (asking
+ * needs CAP_AUDIT_CONTROL; unanswered, it may be on).  Off, Landlock
+ * records nothing and a listener would wait for nothing. */
+static int ll_audit_on(void)
+{
+	char msg[SF_AUDIT_GET_LEN], buf[1024];
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	long fd = sf_sys(SYS_socket, AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT, 0, 0, 0), n;
+	struct pollfd pf = { (int)fd, POLLIN, 0 };
+	int on = 1;
+
+	if (fd < 0)
+		return 1;
+	sf_audit_get_request(msg);
+	/* the reply, or an error (refused: then it may be on) */
+	if (sf_sys(SYS_sendto, fd, (long)msg, sizeof msg, 0, (long)&kernel, sizeof kernel) > 0 &&
+	    sf_sys(SYS_poll, (long)&pf, 1, 1000, 0, 0, 0) > 0 &&
+	    (n = sf_sys(SYS_recvfrom, fd, (long)buf, sizeof buf, MSG_DONTWAIT, 0, 0)) > 0 &&
+	    sf_audit_get_reply(buf, (size_t)n) == 0)
+		on = 0;
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return on;
+}
+
+/* Whether the records can be read here: this is the initial PID namespace
+ * (PROC_PID_INIT_INO), whose pids the records give, audit is on, and the
+ * socket binds (CAP_AUDIT_READ). */
+static int ll_readable(void)
+{
+	static const char init_ns[] = "pid:[4026531836]";
+	char link[32];
+	long n = sf_sys(SYS_readlink, (long)"/proc/self/ns/pid", (long)link, sizeof link, 0, 0, 0),
+	     fd;
+
+	if (n != (long)sizeof init_ns - 1 || __builtin_memcmp(link, init_ns, (size_t)n) != 0 ||
+	    !ll_audit_on())
+		return 0;
+	if ((fd = ll_socket()) < 0)
+		return 0;
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return 1;
+}
+
 void sf_notify_start(const struct sf_policy *p)
 {
 	uint32_t act = SECCOMP_RET_USER_NOTIF;
 	int reaper = 0;
 	long self, fd;
 
-	if (sf_cfg.action == SF_ACT_LOG || !sf_notif_useful(p, 0) ||
+	if (sf_cfg.action == SF_ACT_LOG)
+		return;
+	/* what Landlock denies, reported from the kernel's records where no
+	 * preloaded copy's wrappers see it */
+	listen_ll = p->landlock && !sf_preloaded() && ll_readable();
+	if ((!sf_notif_useful(p, 0) && !listen_ll) ||
 	    sf_sys(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, (long)&act, 0, 0, 0) != 0)
 		return;
 	/* the listener would be this process's child, were it a subreaper */
@@ -143,6 +230,7 @@ static void close_fd(int *fd)
 }
 
 static void listen_forever(long prog_pid) __attribute__((noreturn));
+static void ll_start(long prog_pid);
 
 /* The listener's parent: forks it, tells its pid (the program need not
  * wait for the listener to run) and exits. */
@@ -1047,9 +1135,142 @@ static long take_listener(long prog_pid)
 		quit();
 	sf_sys(SYS_close, pidfd, 0, 0, 0, 0, 0);
 	sf_sys(SYS_close, in, 0, 0, 0, 0, 0);
+	ll_start(prog_pid); /* before any code of the program runs and is denied */
 	sf_sys(SYS_write, out, (long)&taken, 1, 0, 0, 0);
 	sf_sys(SYS_close, out, 0, 0, 0, 0, 0); /* the program may go on */
 	return fd;
+}
+
+/* ---- the listener's side of Landlock's denials (see above) ---- */
+
+static size_t ll_read_mem(void *ctx, long pid, uint64_t addr, void *buf, size_t n)
+{
+	(void)ctx;
+	return sf_vm_read(&pid, addr, buf, n);
+}
+
+/* The add: lines reported, by hash: each once for the tree. */
+static uint64_t ll_said[LOGGED_MAX];
+
+static int ll_said_before(const char *fix, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned i;
+
+	while (n--)
+		h = (h ^ (unsigned char)*fix++) * 0x100000001b3ull;
+	h |= 1;
+	for (i = 0; i < LOGGED_MAX; i++) {
+		uint64_t *e = &ll_said[(h + i) % LOGGED_MAX];
+		if (*e == h)
+			return 1;
+		if (!*e) {
+			*e = h;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static void ll_denied(void *ctx, struct sf_llrec_event *e)
+{
+	const struct sf_landlock *ll = listened->landlock;
+	struct sf_ll_denial d;
+	char full[SF_LLREC_PATH], fix[SF_LLREC_PATH + 64], *mem;
+	struct sf_out o, fo = { fix, sizeof fix, 0 };
+	long err = -1;
+
+	(void)ctx;
+	sf_llrec_denial(e, &d, full);
+	if (!sf_ll_fix(&fo, ll, &d) || fo.len >= fo.cap || ll_said_before(fix, fo.len) ||
+	    !may_write_own())
+		return;
+	if (sf_cfg.log == SF_LOG_STDERR &&
+	    (held_err < 0 || (err = sf_sys(SYS_fcntl, held_err, F_DUPFD_CLOEXEC, 3, 0, 0, 0)) < 0))
+		return;
+	if (!(mem = sf_pages(REPORT_CAP))) {
+		if (err >= 0)
+			sf_sys(SYS_close, err, 0, 0, 0, 0, 0);
+		return;
+	}
+	o = (struct sf_out){ mem, REPORT_CAP, 0 };
+	if (sf_ll_report(&o, ll, &d) && o.len < o.cap)
+		emit(mem, o.len, err);
+	else if (err >= 0)
+		sf_sys(SYS_close, err, 0, 0, 0, 0, 0);
+	sf_unpages(mem, REPORT_CAP);
+}
+
+/* The socket, and the first image's standard error, taken while it waits
+ * for the hand-over: the records of what it is denied come after. */
+static void ll_start(long prog_pid)
+{
+	long pidfd;
+
+	if (!listen_ll || sf_llrec_init(&llrec, LL_HELD) < 0 || (audit_fd = ll_socket()) < 0)
+		return;
+	llrec.creator = prog_pid;
+	llrec.read_mem = ll_read_mem;
+	llrec.denied = ll_denied;
+	if (sf_cfg.log == SF_LOG_STDERR && (pidfd = sf_sys(SYS_pidfd_open, prog_pid, 0, 0, 0, 0, 0)) >= 0) {
+		held_err = take_stderr(pidfd, prog_pid);
+		sf_sys(SYS_close, pidfd, 0, 0, 0, 0, 0);
+	}
+}
+
+/* The records queued now; how many. */
+static unsigned ll_read(void)
+{
+	char buf[LL_RECORD_CAP];
+	unsigned got = 0;
+	long n;
+
+	while (audit_fd >= 0 &&
+	       ((n = sf_sys(SYS_recvfrom, audit_fd, (long)buf, sizeof buf - 1, MSG_DONTWAIT, 0, 0)) >
+			0 ||
+		n == -EINTR || n == -ENOBUFS)) {
+		/* one record a datagram; its nlmsg_len is the payload's (run's
+		 * reader says more); ENOBUFS: some were lost */
+		if (n <= NLMSG_HDRLEN)
+			continue;
+		buf[n] = '\0';
+		sf_llrec_record(&llrec, ((struct nlmsghdr *)buf)->nlmsg_type, buf + NLMSG_HDRLEN);
+		got++;
+	}
+	return got;
+}
+
+/* The tree is gone: the records still on their way, up to the barrier
+ * (llrecords.h: this socket joins the records' group and leaves it; the
+ * kernel sends records in the order they were queued) and the
+ * deallocation of each domain of ours that showed, at most 2 s. */
+static void ll_finish(void)
+{
+	long long end = now_ms() + GRACE_MS;
+	long fence;
+
+	if (audit_fd < 0)
+		return;
+	if ((fence = ll_socket()) >= 0) {
+		llrec.barrier = sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
+		sf_sys(SYS_close, fence, 0, 0, 0, 0, 0);
+	}
+	for (;;) {
+		struct pollfd pf = { (int)audit_fd, POLLIN, 0 };
+		int waiting;
+
+		ll_read();
+		waiting = sf_llrec_waiting(&llrec);
+		if ((fence >= 0 && !waiting) || now_ms() > end ||
+		    (sf_sys(SYS_poll, (long)&pf, 1, waiting ? 100 : 50, 0, 0, 0) == 0 && !waiting))
+			break;
+	}
+	sf_llrec_flush(&llrec);
+	sf_sys(SYS_close, audit_fd, 0, 0, 0, 0, 0);
+	audit_fd = -1;
+	if (held_err >= 0)
+		sf_sys(SYS_close, held_err, 0, 0, 0, 0, 0);
+	held_err = -1;
 }
 
 static void listen_forever(long prog_pid)
@@ -1058,14 +1279,18 @@ static void listen_forever(long prog_pid)
 	know_self_file();
 	sf_kernel_on = 0; /* nothing here is filtered: the reporter may call anything */
 	for (;;) {
-		struct pollfd pf = { (int)nfd, POLLIN, 0 };
-		long r = sf_sys(SYS_poll, (long)&pf, 1, reap() ? 100 : -1, 0, 0, 0);
-		if (r > 0 && (pf.revents & POLLIN))
+		struct pollfd pf[2] = { { (int)nfd, POLLIN, 0 }, { (int)audit_fd, POLLIN, 0 } };
+		long r = sf_sys(SYS_poll, (long)pf, audit_fd >= 0 ? 2 : 1, reap() ? 100 : -1, 0, 0,
+				0);
+		if (r > 0 && (pf[1].revents & POLLIN))
+			ll_read();
+		if (r > 0 && (pf[0].revents & POLLIN))
 			serve_one();
-		else if (r > 0)
+		else if (r > 0 && pf[0].revents)
 			break; /* POLLHUP: no task is left under the filter */
 	}
 	while (reap())
 		sf_sys(SYS_poll, 0, 0, 100, 0, 0, 0);
+	ll_finish();
 	quit();
 }

@@ -49,8 +49,10 @@ for how in preload audit audit+preload run; do
 	expect_grep "cannot create regular file '$S/b/x': Permission denied" err
 	untouched "$how cp"
 	if [ $how = audit ]; then
-		# no wrapper of the library in the program: nothing sees the EACCES
-		expect_no_grep 'denied by Landlock' err
+		# no wrapper of the library in the program sees the EACCES: a
+		# report comes from the kernel's audit records only where audit
+		# is on, the machine's setting (t_cli_llreport tests it)
+		:
 	else
 		expect_grep "^cp\[[0-9]+\]: openat denied by Landlock: \"$S/b/x\" needs fs.make_reg$" err
 		# run -e's text is cited as <command-line>, as its errors say
