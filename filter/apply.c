@@ -30,6 +30,8 @@ struct scratch {
 	uint8_t pending;
 	uint8_t uring_named; /* a rule named io_uring_setup (see ring_check) */
 	uint8_t uring_waived; /* see ring_check */
+	uint8_t rets; /* ret[] may hold a nonzero: set by every store of one,
+		       * cleared only when ret[] is cleared whole */
 	uint16_t dflt;
 	uint8_t allowed[SF_NR_COUNT] __attribute__((aligned(8))); /* read by words */
 	uint16_t ret[SF_NR_COUNT] __attribute__((aligned(8)));
@@ -63,19 +65,25 @@ static int words_zero(const void *p, size_t n)
 	return any == 0;
 }
 
-/* Every number of the table simply allowed, none with a filter. */
-static int all_simply_allowed(const uint8_t *allowed, const uint16_t *ret,
-			      const struct sf_vec *filters)
+/* No number with a return: most policies never store one, and 1 KiB
+ * of returns read a word at a time was 1k instructions of every start. */
+static int rets_zero(const struct scratch *s)
 {
-	const word *a = (const word *)allowed, *l = (const word *)sf_syscall_listed;
+	return !s->rets || words_zero(s->ret, sizeof s->ret);
+}
+
+/* Every number of the table simply allowed, none with a filter. */
+static int all_simply_allowed(const struct scratch *s)
+{
+	const word *a = (const word *)s->allowed, *l = (const word *)sf_syscall_listed;
 	unsigned i;
 
-	if (filters)
+	if (s->filters)
 		return 0; /* rare: the exact walk decides */
 	for (i = 0; i < SF_NR_COUNT / sizeof *a; i++)
 		if (a[i] != l[i])
 			return 0;
-	return words_zero(ret, SF_NR_COUNT * sizeof *ret);
+	return rets_zero(s);
 }
 
 static const struct sf_vec *fv(const struct scratch *s, unsigned nr)
@@ -111,12 +119,14 @@ static int add_filter(struct scratch *s, unsigned nr, struct scratch_filter f)
 	return 0;
 }
 
+/* s: fresh from sf_mem_alloc, so zeroed already (an empty S, no
+ * returns, no filters: what a start without a policy in force loads). */
 static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 {
 	unsigned nr, i;
+	uint16_t rets = 0;
 	int rc;
 
-	memset(s, 0, sizeof(*s));
 	s->dflt = SF_ACTION_KILL;
 	if (!cur)
 		return 0;
@@ -128,6 +138,7 @@ static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 		const struct sf_sysrule *r = &cur->sys[nr];
 		s->allowed[nr] = r->allowed;
 		s->ret[nr] = r->ret;
+		rets |= r->ret;
 		for (i = 0; i < r->nfilters; i++) {
 			const struct sf_filter *f = &cur->filters[sf_rule_first(cur, r) + i];
 			const char *text = sf_filter_text(cur, f);
@@ -139,6 +150,7 @@ static int scratch_load(struct scratch *s, const struct sf_policy *cur)
 				return rc;
 		}
 	}
+	s->rets = rets != 0;
 	return 0;
 }
 
@@ -302,6 +314,7 @@ static void set_plain(struct scratch *s, struct plain pl, unsigned nr)
 {
 	s->allowed[nr] = pl.allowed;
 	s->ret[nr] = pl.ret;
+	s->rets |= pl.ret != 0;
 	if (s->filters && !pl.keep_filters)
 		s->filters[nr].n = 0;
 }
@@ -318,8 +331,11 @@ static void all_plain(struct scratch *s, const struct sf_rule *r)
 			memcpy(al, sf_syscall_listed, SF_NR_COUNT);
 		else
 			memset(al, 0, SF_NR_COUNT);
-		memset(rt, 0, SF_NR_COUNT * sizeof *rt);
+		if (s->rets)
+			memset(rt, 0, SF_NR_COUNT * sizeof *rt);
+		s->rets = 0;
 	} else {
+		s->rets = 1;
 		for (nr = 0; nr < SF_NR_COUNT; nr++)
 			if (sf_syscall_row[nr] != SF_NO_ROW) {
 				al[nr] = pl.allowed;
@@ -479,7 +495,7 @@ static int ring_check(struct scratch *s, const struct applying *a)
 	    s->uring_waived)
 		return 0;
 	/* nothing restricted (`*: 1`): the operations' table stays untouched */
-	if (all_simply_allowed(s->allowed, s->ret, s->filters))
+	if (all_simply_allowed(s))
 		return 0;
 	for (nr = 0; nr < SF_NR_COUNT && !restricted(s, nr); nr++)
 		;
@@ -582,7 +598,7 @@ static void measure(const struct scratch *s, struct sizes *z)
 	uint32_t preds = 0; /* a local: z's stores would reread s */
 
 	memset(z, 0, sizeof(*z));
-	if (!words_zero(s->ret, sizeof s->ret))
+	if (!rets_zero(s))
 		for (nr = 0; nr < SF_NR_COUNT; nr++)
 			preds += s->allowed[nr] && s->ret[nr]; /* its one test (eval.h) */
 	z->preds = preds;
@@ -924,6 +940,22 @@ static void copy_filters(struct block *b, const struct sf_vec *v, struct sf_sysr
 	}
 }
 
+/* sys[nr].allowed = allowed[nr] for every nr, eight a word: a byte
+ * loop was 3.5k instructions of every start. */
+static void spread_allowed(struct sf_sysrule *sys, const uint8_t *allowed)
+{
+	const word *a = (const word *)allowed;
+	struct sf_sysrule *r;
+	unsigned i;
+
+	for (i = 0; i < SF_NR_COUNT / sizeof *a; i++) {
+		uint64_t w = a[i];
+		/* its nonzero bytes: the rest stay zero */
+		for (r = sys + i * 8; w; w >>= 8, r++)
+			r->allowed = (uint8_t)w;
+	}
+}
+
 static int freeze(const struct scratch *s, struct sf_policy **out)
 {
 	struct sizes z;
@@ -954,9 +986,10 @@ static int freeze(const struct scratch *s, struct sf_policy **out)
 	p->uring_waived = s->uring_waived;
 	p->dflt = s->dflt;
 	/* No filter and no return anywhere (`*: 1` and what it removes): each
-	 * rule is its allowed bit, one 8-byte store (first and test are 0). */
-	for (nr = 0; !b.idx && nr < SF_NR_COUNT; nr++)
-		p->sys[nr] = (struct sf_sysrule){ .allowed = s->allowed[nr] };
+	 * rule is its allowed byte, the rest stays as sf_mem_alloc zeroed it
+	 * (first and test are 0 too). */
+	if (!b.idx)
+		spread_allowed(p->sys, s->allowed);
 	for (nr = 0; b.idx && nr < SF_NR_COUNT; nr++) {
 		struct sf_sysrule *r = &p->sys[nr];
 
@@ -1262,8 +1295,8 @@ static void lint(const struct sf_policy *p, const struct sf_ast *ast, struct sf_
 	unsigned nr, allowed = 0;
 	const char *dev;
 
-	for (nr = 0; nr < SF_NR_COUNT; nr++)
-		allowed += p->sys[nr].allowed;
+	for (nr = 0; nr < SF_NR_COUNT && !allowed; nr++) /* whether any */
+		allowed = p->sys[nr].allowed;
 	if (!allowed && p->dflt != SF_ACTION_LOG)
 		sf_diag_warning(d, ast, 0, 0, 0, 0,
 				"%s: every call is denied, exit_group too, so the program is "

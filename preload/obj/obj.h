@@ -15,6 +15,12 @@ struct sf_obj {
 	const Elf64_Dyn *dyn;
 };
 int sf_objs_init(int argc, char **argv);  /* the constructor's arguments; 0 or -1 */
+/* The addresses of the initial stack from argv's vector to the end of
+ * the file name the kernel copied above everything else (AT_EXECFN, at
+ * the top of the stack): one mapping, readable unless the program
+ * unmapped or protected its own start's pages.  0 and 0 before
+ * sf_objs_init. */
+extern uintptr_t sf_start_lo, sf_start_hi;
 const char *sf_obj_self(void); /* our file's name on the program's list */
 int sf_obj_soname(const char *soname, struct sf_obj *o);
 void *sf_obj_sym(const struct sf_obj *o, const char *name);

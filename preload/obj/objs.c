@@ -23,6 +23,7 @@
 extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));
 
 static uintptr_t at_base SF_HOT, at_phdr SF_HOT, at_phnum SF_HOT, at_vdso;
+uintptr_t sf_start_lo SF_HOT, sf_start_hi SF_HOT;
 static const char *argv0 SF_HOT;
 static struct r_debug *rdebug SF_HOT;
 static struct sf_obj libc SF_HOT;
@@ -322,6 +323,10 @@ int sf_objs_init(int argc, char **argv)
 		case AT_PHDR: at_phdr = a->a_un.a_val; break;
 		case AT_PHNUM: at_phnum = a->a_un.a_val; break;
 		case AT_SYSINFO_EHDR: at_vdso = a->a_un.a_val; break;
+		case AT_EXECFN: /* the top: the rest is one mapping */
+			sf_start_hi = a->a_un.a_val + sf_strlen((const char *)a->a_un.a_val);
+			sf_start_lo = (uintptr_t)argv;
+			break;
 		}
 	}
 	rdebug = find_rdebug();

@@ -11,6 +11,14 @@
  * one would name the parent after a fork), and a call every policy the
  * program can live with allows anyway.
  *
+ * Not probed: the pages of the initial stack from argv's vector up to
+ * its top (sf_start_lo to sf_start_hi, obj.h), where the kernel put the
+ * start's arguments and environment, which a program that keeps environ
+ * execs with (2 probes of each such exec).  They are one mapping with the
+ * main thread's frames below them.  A program that unmaps or protects
+ * them and then passes a pointer into them crashes in the library
+ * instead of getting EFAULT.
+ *
  * In interposition mode only: under a kernel filter the library's own
  * calls are filtered too, and a probe the policy denies would kill the
  * program for a call it never made.  There the read is plain, as before:
@@ -57,6 +65,11 @@ static int page_readable(uintptr_t page, struct seen *s)
 	unsigned i;
 
 	if (sf_cfg.mode == SF_MODE_TRUSTED || (page >= known_lo && page <= known_hi && known_hi))
+		return 1;
+	/* The start's own argv and environment (what a program execs with
+	 * when it keeps environ), on the initial stack: 2 probes of every
+	 * such exec */
+	if (page >= PAGE_OF(sf_start_lo) && page <= PAGE_OF(sf_start_hi) && sf_start_hi)
 		return 1;
 	/* most strings lie in the page of the one before them */
 	if (s->page[s->last] == page + 1)

@@ -9,10 +9,25 @@ P=$PROGS/lib_badptr
 
 "$P" >ref 2>&1; echo "status $?" >>ref
 expect_grep '^execve\(envp string bad\) +EFAULT$' ref  # the program does what it says
+expect_grep '^execve\(envp above the stack\) +EFAULT$' ref
 
 filtered '*: 1' "$P" >got 2>&1; echo "status $?" >>got
 cmp -s ref got || { diff ref got >&2; fail "interposition: differs from an unfiltered run"; }
 echo "ok interposition: $(grep -c EFAULT got) calls answered EFAULT"
+
+# The start's own argv and environment lie on its initial stack, which
+# the library reads without a readability probe (rt_sigprocmask with an
+# invalid how); a copy on the heap gets one per page.
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=rt_sigprocmask,execveat -o st.out \
+		env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' "$PROGS/lib_probe" vfork /bin/true >/dev/null 2>&1
+	expect_grep 'execveat\(' st.out # the library's exec path ran
+	[ "$(grep -c 'rt_sigprocmask(0xffffffff' st.out)" -eq 0 ] ||
+		{ cat st.out >&2; fail "an exec of the start's own environment probed its pages"; }
+	echo "ok no probe of the initial stack's pages"
+else
+	echo "skip: strace missing: the initial stack's probes not counted"
+fi
 
 # trusted mode: the kernel answers all but the SIGSYS sigaction, which the
 # library reads plainly there (see preload/trap/user.c), so it is left out

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -69,5 +70,20 @@ rest:
 	show("execve(envp string bad)", syscall(SYS_execve, "/bin/true", argv, envp_bad_str));
 	envp_bad_str[1] = bad;
 	show("execve(envp pointer bad)", syscall(SYS_execve, "/bin/true", argv, envp_bad_str));
+	/* The page just above the initial stack's top (the end of AT_EXECFN's
+	 * string): the library reads the start's own pages below it without
+	 * asking, and must still ask about this one.  Made unreadable when
+	 * nothing is mapped there (else vDSO's pages may be: the bad pointer
+	 * then, for the same line). */
+	{
+		const char *fn = (const char *)getauxval(AT_EXECFN);
+		uintptr_t above = ((uintptr_t)fn + strlen(fn) + 4096) & ~(uintptr_t)4095;
+		void *p = fn ? mmap((void *)above, 4096, PROT_NONE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
+			     : MAP_FAILED;
+		envp_bad_str[1] = p == (void *)above ? p : bad;
+		show("execve(envp above the stack)",
+		     syscall(SYS_execve, "/bin/true", argv, envp_bad_str));
+	}
 	return 0;
 }
