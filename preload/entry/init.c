@@ -422,6 +422,11 @@ static void arm_or_die(void)
 
 static void handshake(const char *fdtext);
 
+/* The constructor's scan of the environment, which the audit copy's
+ * la_version, called right after it, reads again otherwise. */
+static struct env_in boot_env;
+static int boot_env_read;
+
 /* Variables meant for this constructor only: not passed on. */
 static void strip_env(const char *prefix)
 {
@@ -492,6 +497,34 @@ static int own_text_in_force(const char *text)
 	return mark_in_force(&prog);
 }
 
+/* An exec'd image under a filter of the very text it was handed (the
+ * mark confirmed its id: own_text_in_force): the kernel enforces that
+ * text's program already, and its ancestor entered the text's Landlock
+ * layers before installing it.  So nothing here needs the tree, and the
+ * text is parsed at its first use (state/policy.c, sf_policy_now): a
+ * report, the API, a copy handed the state.  What the start still does
+ * is what does not need it: the settings, the handler through the
+ * guard's stub, the state `show` reads (the text), SIGSYS unblocked
+ * where the policy lets it (the mark says), the handshake.  A text whose
+ * id the mark does not confirm (forged, or a file) takes the full way. */
+static int boot_deferred(const struct env_in *e, const struct sf_ksigaction *old, int mark)
+{
+	resolve_lib_path(e->audit ? e->audit : "");
+	sf_cfg.active = 1;
+	if (sf_install_sigsys(old) < 0)
+		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard's stub");
+	sf_kernel_on = 1;
+	/* before anything asks sf_may; copies: the environment is the program's */
+	sf_policy_defer(dup_str(e->policy, "", ""), e->origins ? dup_str(e->origins, "", "") : NULL);
+	if (sf_publish_deferred(e->policy) < 0)
+		sf_fatal("secfilter: out of memory");
+	if (mark & SF_MARK_MAY_UNBLOCK)
+		unblock_sigsys();
+	if (e->handshake)
+		handshake(e->handshake);
+	return 1;
+}
+
 /* The id of the text the start read, for the mark, when it is not the
  * short form (whose id the mark has anyway). */
 static uint64_t raw_text_id(const char *raw)
@@ -505,8 +538,10 @@ static uint64_t raw_text_id(const char *raw)
 	return prog.id;
 }
 
-/* raw: the SECFILTER_POLICY text the start read, NULL for a file. */
-static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited,
+/* raw: the SECFILTER_POLICY text the start read, NULL for a file.  The
+ * first image's (an exec'd one defers, boot_deferred): not in the hot
+ * text (hot.txt). */
+__attribute__((noinline)) static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited,
 			    const char *raw)
 {
 	struct sf_error err;
@@ -653,9 +688,12 @@ int sf_boot_trusted(void)
 	struct sf_ksigaction old;
 	struct env_in e;
 	struct sf_policy *p;
-	int inherited = 0, handed, r;
+	int inherited = 0, handed, r, mark;
 
-	read_env(&e, sf_env_start);
+	if (boot_env_read) /* by this copy's constructor, just before */
+		e = boot_env;
+	else
+		read_env(&e, sf_env_start);
 	if (!e.policy && !e.policy_file)
 		return 0;
 	if (e.policy && e.policy_file)
@@ -679,6 +717,8 @@ int sf_boot_trusted(void)
 		inherited = sf_guard_inherited(&old);
 	else
 		sf_fatal("secfilter: cannot read SIGSYS's action");
+	if (inherited && e.policy && !e.policy_file && (mark = own_text_in_force(e.policy)))
+		return boot_deferred(&e, &old, mark);
 	p = (struct sf_policy *)load_policy(&e, warns_at_load(&e) && !inherited, &handed);
 	if (p->pending) {
 		sf_policy_free(p);
@@ -726,12 +766,22 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 
 	sf_env_start = envp;
 	objs_ok = sf_objs_init(argc, argv) == 0;
+	if (!in_base_namespace()) {
+		read_env(&boot_env, envp);
+		boot_env_read = 1;
+		if (boot_env.audit)
+			return; /* the audit copy: la_version's, with this scan */
+	}
+	/* libc's symbols, for the wrappers: none in the audit copy (its
+	 * namespace's libc is not the program's, which is not loaded yet) */
+	sf_objs_libc();
 	if (sf_authority)
 		return; /* trusted mode: handed everything at load (audit.c) */
-	read_env(&e, envp);
+	if (boot_env_read)
+		e = boot_env;
+	else
+		read_env(&e, envp);
 	if (!e.policy && !e.policy_file)
-		return;
-	if (e.audit && !in_base_namespace())
 		return;
 	if (e.policy && e.policy_file)
 		sf_fatal("secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set");

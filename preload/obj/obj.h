@@ -15,6 +15,7 @@ struct sf_obj {
 	const Elf64_Dyn *dyn;
 };
 int sf_objs_init(int argc, char **argv);  /* the constructor's arguments; 0 or -1 */
+void sf_objs_libc(void); /* then libc's entry, for sf_libc_sym and the wrappers */
 const char *sf_obj_self(void); /* our file's name on the program's list */
 int sf_obj_soname(const char *soname, struct sf_obj *o);
 void *sf_obj_sym(const struct sf_obj *o, const char *name);
