@@ -58,6 +58,13 @@ lazy "$P" sh -c 'grep "^Seccomp_filters" /proc/$$/status; exec grep "^Seccomp_fi
 sh_n=$(sed -n 1p n.out | awk '{print $2}'); img_n=$(sed -n 2p n.out | awk '{print $2}')
 [ -n "$sh_n" ] && [ "$img_n" = "$sh_n" ] || fail "the exec'd image loaded a filter: $sh_n -> $img_n"
 echo "ok the exec'd image starts under the inherited filter ($sh_n filters)"
+# The one thing its start asked the policy, whether it may unblock SIGSYS
+# (rt_sigprocmask), the mark answers: a policy that denies it lets the
+# image start all the same, without the call that would kill it.
+lazy '*: 1; rt_sigprocmask: how != 1' sh -c 'exec echo started' >u.out 2>u.err ||
+	fail "an exec'd image under a policy denying SIG_UNBLOCK: status $?: $(cat u.err)"
+expect_grep '^started$' u.out
+echo "ok the mark says whether the policy lets the image unblock SIGSYS"
 
 # (a) The kill's report, from the image's own handler, quotes the rule
 # and its line: the tree was parsed from the handler.
