@@ -419,8 +419,8 @@ static void handshake(const char *fdtext);
 
 /* The constructor's scan of the environment, which the audit copy's
  * la_version, called right after it, reads again otherwise. */
-static struct env_in boot_env;
-static int boot_env_read;
+static struct env_in boot_env SF_HOT;
+static int boot_env_read SF_HOT;
 
 /* Variables meant for this constructor only: not passed on. */
 static void strip_env(const char *prefix)

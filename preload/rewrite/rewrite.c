@@ -136,8 +136,8 @@ static int cpu_cx16(void)
 static void rw_trapped(const struct sf_call *c);
 static uintptr_t rw_site_of(uintptr_t ip, const ucontext_t *uc);
 
-int sf_rw_env_scanned;
-const char *sf_rw_env_value;
+int sf_rw_env_scanned SF_HOT;
+const char *sf_rw_env_value SF_HOT;
 
 /* After sf_init (priority 101): a bad value ends a filtered program
  * before main, like any other bad setting.  The loader passes the

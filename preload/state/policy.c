@@ -50,7 +50,7 @@ struct deferred {
 	size_t len;
 	const char *origins; /* the map handed on with it (a copy), or NULL */
 };
-static struct deferred deferred_text;
+static struct deferred deferred_text SF_HOT;
 static const struct deferred *deferred SF_HOT;
 static int deferred_failed;
 
