@@ -261,6 +261,23 @@ int sf_publish_handed(const struct sf_policy *p, const char *text, const char *o
 	return 0;
 }
 
+/* An image whose policy is parsed at its first use (init.c): what
+ * `secfilter show` reads, the text it was handed, which parses to that
+ * policy.  Nothing for exec (sf_env_policy): trusted mode's authority
+ * never execs, the kernel does, and the image inherits the environment. */
+int sf_publish_deferred(const char *text)
+{
+	size_t size, old_size;
+	void *m = new_state_mapping(text, sf_strlen(text), &size);
+
+	if (!m)
+		return size ? -ENOMEM : 0;
+	sf_lock(&state_lock);
+	swap_state(m, size, &old_size);
+	sf_unlock(&state_lock);
+	return 0;
+}
+
 static int seen(const long *tids, size_t n, long tid)
 {
 	size_t i;
@@ -542,7 +559,7 @@ static int apply_text(const char *policy)
 	if (!policy)
 		return set_error("secfilter_apply: NULL policy"), -EINVAL;
 	for (;;) {
-		cur = __atomic_load_n(&sf_cur, __ATOMIC_ACQUIRE);
+		cur = sf_policy_now(); /* parsed first if the start deferred it */
 		sf_memset(&err, 0, sizeof err);
 		r = sf_policy_apply_src(cur, "<api>", SF_SRC_NO_INCLUDE, policy,
 					sf_strlen(policy), &np, &err);
@@ -613,7 +630,7 @@ SF_EXPORT const char *secfilter_error(void)
 
 SF_EXPORT int secfilter_mode(void)
 {
-	const struct sf_policy *p = __atomic_load_n(&sf_cur, __ATOMIC_ACQUIRE);
+	const struct sf_policy *p = sf_policy_now();
 
 	return p && !p->pending ? 2 : 0;
 }

@@ -29,6 +29,7 @@
 static int is_authority SF_HOT;
 
 extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
+extern ElfW(Dyn) _DYNAMIC[] __attribute__((visibility("hidden")));
 
 /* Returns the audit interface version we speak (1: la_objopen is all we
  * use), or 0 when this copy has nothing to do. */
@@ -44,15 +45,32 @@ SF_EXPORT unsigned la_version(unsigned version)
 #define IN_COPY(map, var) \
 	((__typeof__(&(var)))((map)->l_addr + ((uintptr_t)&(var) - (uintptr_t)&__ehdr_start)))
 
-static void hand_off(struct link_map *map)
+/* Whether map may be a copy of this build: its dynamic section where
+ * ours is, from its load address.  Read from the link map alone, so
+ * every other object (libc, the program...) costs a subtraction; the
+ * name and the build id, which read the object, decide the rest. */
+static int may_be_copy(const struct link_map *map)
 {
-	if (!map->l_addr || map->l_addr == (uintptr_t)&__ehdr_start || !sf_our_name(map->l_name) ||
+	return map->l_addr && map->l_addr != (uintptr_t)&__ehdr_start &&
+	       (uintptr_t)map->l_ld - map->l_addr ==
+		       (uintptr_t)_DYNAMIC - (uintptr_t)&__ehdr_start;
+}
+
+/* Only where a copy is loaded (LD_PRELOAD beside LD_AUDIT): not in the
+ * start's hot text (hot.txt). */
+__attribute__((noinline)) static void hand_off(struct link_map *map)
+{
+	if (!sf_our_name(map->l_name) ||
 	    !sf_same_build((const ElfW(Ehdr) *)map->l_addr, map->l_addr))
 		return;
+	const struct sf_policy *p = sf_policy_now(); /* a deferred policy is parsed now */
+
 	*IN_COPY(map, sf_cfg) = sf_cfg; /* its strings stay ours */
-	*IN_COPY(map, sf_cur) = sf_cur;
-	*IN_COPY(map, sf_enforce) = sf_enforce;
-	*IN_COPY(map, sf_ll_watch) = sf_ll_watch; /* its wrappers report */
+	*IN_COPY(map, sf_cur) = p;
+	*IN_COPY(map, sf_enforce) = sf_enforcing();
+	/* its wrappers report Landlock's denials: of layers entered here, or
+	 * inherited with a deferred policy (landlock.c never ran for them) */
+	*IN_COPY(map, sf_ll_watch) = sf_ll_watch || (p && p->landlock && !p->pending);
 	*IN_COPY(map, sf_authority) = &sf_authority_iface;
 }
 
@@ -91,7 +109,7 @@ SF_EXPORT unsigned la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cook
 {
 	(void)lmid;
 	(void)cookie;
-	if (is_authority)
+	if (is_authority && may_be_copy(map))
 		hand_off(map);
 	return 0; /* no symbol binding callbacks */
 }

@@ -22,6 +22,8 @@ int sf_ll_narrow(const struct sf_policy *p, struct sf_error *err);
 int sf_publish(const struct sf_policy *p); /* state mapping + env text */
 /* the same, for an exec'd image's policy and the text and map it was handed */
 int sf_publish_handed(const struct sf_policy *p, const char *text, const char *origins);
+/* the state mapping alone, for a policy parsed at its first use */
+int sf_publish_deferred(const char *text);
 int sf_arm_all_threads(void);
 int sf_other_threads(void);
 extern const struct sf_authority sf_authority_iface; /* what the authority hands out */

@@ -22,26 +22,13 @@ struct env_in {
 		*origins;
 	const char *landlock; /* the layers entered already (landlock.c) */
 	const char *audit; /* LD_AUDIT's value, if set */
+	const char *rewrite; /* for the rewriter's settings (rewrite.c) */
 };
 
-static const char *env_value(const char *entry, const char *name)
-{
-	size_t n = sf_strlen(name);
-
-	if (sf_startswith(entry, name) && entry[n] == '=')
-		return entry + n + 1;
-	return NULL;
-}
-
-/* The value of the variable `name` into *slot, when entry sets it. */
-static int take(const char *entry, const char *name, const char **slot)
-{
-	const char *v = env_value(entry, name);
-
-	if (v)
-		*slot = v;
-	return v != NULL;
-}
+/* The value of the variable NAME into slot, when entry sets it (the
+ * name's length known here: a scan of every entry of every start). */
+#define take(entry, name, slot) \
+	(sf_startswith(entry, name "=") ? ((slot) = (entry) + sizeof name, 1) : 0)
 
 static void read_env(struct env_in *e, char **env)
 {
@@ -55,12 +42,12 @@ static void read_env(struct env_in *e, char **env)
 		if (s[0] != 'S' || !sf_startswith(s, "SECFILTER_"))
 			continue;
 		s += sizeof "SECFILTER_" - 1; /* an exec'd image has six of them */
-		(void)(take(s, "POLICY", &e->policy) || take(s, "POLICY_FILE", &e->policy_file) ||
-		       take(s, "ACTION", &e->action) || take(s, "LOG", &e->log) ||
-		       take(s, "MODE", &e->mode) || take(s, "HANDSHAKE", &e->handshake) ||
-		       take(s, "COMM", &e->comm) || take(s, "SUPERVISOR", &e->supervisor) ||
-		       take(s, "ORIGINS", &e->origins) ||
-		       take(s, "LANDLOCK", &e->landlock)); /* SF_LL_FACT_VAR */
+		(void)(take(s, "POLICY", e->policy) || take(s, "POLICY_FILE", e->policy_file) ||
+		       take(s, "ACTION", e->action) || take(s, "LOG", e->log) ||
+		       take(s, "MODE", e->mode) || take(s, "HANDSHAKE", e->handshake) ||
+		       take(s, "COMM", e->comm) || take(s, "SUPERVISOR", e->supervisor) ||
+		       take(s, "ORIGINS", e->origins) || take(s, "REWRITE", e->rewrite) ||
+		       take(s, "LANDLOCK", e->landlock)); /* SF_LL_FACT_VAR */
 	}
 }
 
@@ -88,20 +75,20 @@ static int put_env(char *dst, size_t cap, const char *name, const char *value)
 /* a, b and c, allocated; the process cannot start without it. */
 static const char *dup_str(const char *a, const char *b, const char *c)
 {
-	size_t n = sf_strlen(a) + sf_strlen(b) + sf_strlen(c) + 1;
-	char *s = sf_mem_alloc(n);
-	struct sf_buf out = { s, 0, n };
+	size_t na = sf_strlen(a), nb = sf_strlen(b), nc = sf_strlen(c);
+	char *s = sf_mem_alloc(na + nb + nc + 1);
 
 	if (!s)
 		sf_fatal("secfilter: out of memory");
-	sf_puts(&out, a);
-	sf_puts(&out, b);
-	sf_puts(&out, c);
+	sf_memcpy(s, a, na);
+	sf_memcpy(s + na, b, nb);
+	sf_memcpy(s + na + nb, c, nc + 1);
 	return s;
 }
 
 #define SF_PREFIX_LOG "SECFILTER_LOG="
 #define SF_PREFIX_SUPERVISOR "SECFILTER_SUPERVISOR="
+#define SF_PREFIX_AUDIT "LD_AUDIT="
 
 /* The supervisor's socket name, as run makes them: up to
  * SF_SUPERVISOR_MAX letters, digits and '-'.  An empty value is unset. */
@@ -278,14 +265,16 @@ static const char *mapped_file(uintptr_t addr, char *buf, size_t cap)
  * word, /proc/self/maps: six calls and a 256 KiB buffer at every start. */
 static const char *audit_self(const char *v)
 {
-	const char *s;
+	const char *s, *base = v;
 
 	if (!v || v[0] != '/')
 		return NULL;
 	for (s = v; *s; s++)
 		if (*s == ':' || *s == ' ')
 			return NULL;
-	return sf_our_name(v) ? v : NULL;
+		else if (*s == '/')
+			base = s + 1;
+	return sf_our_name(base) ? v : NULL; /* the file's name only: one pass */
 }
 
 /* The rare paths, with buffers of their own (4 KiB on the common path's
@@ -320,9 +309,15 @@ static void resolve_lib_path(const char *audit)
 		name = sf_obj_self();
 	if (!name || !name[0])
 		sf_fatal("secfilter: cannot find the library's own path");
+	if (sf_cfg.mode == SF_MODE_TRUSTED && name[0] == '/') {
+		/* one copy: the path is the variable's value */
+		sf_cfg.env_audit = dup_str(SF_PREFIX_AUDIT, name, "");
+		sf_cfg.lib_path = sf_cfg.env_audit + sizeof SF_PREFIX_AUDIT - 1;
+		return;
+	}
 	sf_cfg.lib_path = name[0] == '/' ? dup_str(name, "", "") : from_cwd(name);
 	if (sf_cfg.mode == SF_MODE_TRUSTED)
-		sf_cfg.env_audit = dup_str("LD_AUDIT=", sf_cfg.lib_path, "");
+		sf_cfg.env_audit = dup_str(SF_PREFIX_AUDIT, sf_cfg.lib_path, "");
 }
 
 void sf_apply_error(const struct sf_error *err)
@@ -422,6 +417,11 @@ static void arm_or_die(void)
 
 static void handshake(const char *fdtext);
 
+/* The constructor's scan of the environment, which the audit copy's
+ * la_version, called right after it, reads again otherwise. */
+static struct env_in boot_env SF_HOT;
+static int boot_env_read SF_HOT;
+
 /* Variables meant for this constructor only: not passed on. */
 static void strip_env(const char *prefix)
 {
@@ -492,6 +492,34 @@ static int own_text_in_force(const char *text)
 	return mark_in_force(&prog);
 }
 
+/* An exec'd image under a filter of the very text it was handed (the
+ * mark confirmed its id: own_text_in_force): the kernel enforces that
+ * text's program already, and its ancestor entered the text's Landlock
+ * layers before installing it.  So nothing here needs the tree, and the
+ * text is parsed at its first use (state/policy.c, sf_policy_now): a
+ * report, the API, a copy handed the state.  What the start still does
+ * is what does not need it: the settings, the handler through the
+ * guard's stub, the state `show` reads (the text), SIGSYS unblocked
+ * where the policy lets it (the mark says), the handshake.  A text whose
+ * id the mark does not confirm (forged, or a file) takes the full way. */
+static int boot_deferred(const struct env_in *e, const struct sf_ksigaction *old, int mark)
+{
+	resolve_lib_path(e->audit ? e->audit : "");
+	sf_cfg.active = 1;
+	if (sf_install_sigsys(old) < 0)
+		sf_fatal("secfilter: cannot install the SIGSYS handler through the guard's stub");
+	sf_kernel_on = 1;
+	/* before anything asks sf_may; copies: the environment is the program's */
+	sf_policy_defer(dup_str(e->policy, "", ""), e->origins ? dup_str(e->origins, "", "") : NULL);
+	if (sf_publish_deferred(e->policy) < 0)
+		sf_fatal("secfilter: out of memory");
+	if (mark & SF_MARK_MAY_UNBLOCK)
+		unblock_sigsys();
+	if (e->handshake)
+		handshake(e->handshake);
+	return 1;
+}
+
 /* The id of the text the start read, for the mark, when it is not the
  * short form (whose id the mark has anyway). */
 static uint64_t raw_text_id(const char *raw)
@@ -505,8 +533,10 @@ static uint64_t raw_text_id(const char *raw)
 	return prog.id;
 }
 
-/* raw: the SECFILTER_POLICY text the start read, NULL for a file. */
-static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited,
+/* raw: the SECFILTER_POLICY text the start read, NULL for a file.  The
+ * first image's (an exec'd one defers, boot_deferred): not in the hot
+ * text (hot.txt). */
+__attribute__((noinline)) static void enforce_trusted(const struct sf_policy *p, const char *hs, int inherited,
 			    const char *raw)
 {
 	struct sf_error err;
@@ -634,9 +664,12 @@ int sf_boot_trusted(void)
 	struct sf_ksigaction old;
 	struct env_in e;
 	struct sf_policy *p;
-	int inherited = 0, handed, r;
+	int inherited = 0, handed, r, mark;
 
-	read_env(&e, sf_env_start);
+	if (boot_env_read) /* by this copy's constructor, just before */
+		e = boot_env;
+	else
+		read_env(&e, sf_env_start);
 	if (!e.policy && !e.policy_file)
 		return 0;
 	if (e.policy && e.policy_file)
@@ -660,6 +693,8 @@ int sf_boot_trusted(void)
 		inherited = sf_guard_inherited(&old);
 	else
 		sf_fatal("secfilter: cannot read SIGSYS's action");
+	if (inherited && e.policy && !e.policy_file && (mark = own_text_in_force(e.policy)))
+		return boot_deferred(&e, &old, mark);
 	p = (struct sf_policy *)load_policy(&e, warns_at_load(&e) && !inherited, &handed);
 	if (p->pending) {
 		sf_policy_free(p);
@@ -707,12 +742,26 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 
 	sf_env_start = envp;
 	objs_ok = sf_objs_init(argc, argv) == 0;
+	if (!in_base_namespace()) {
+		read_env(&boot_env, envp);
+		boot_env_read = 1;
+		sf_rw_env_value = boot_env.rewrite;
+		sf_rw_env_scanned = 1;
+		if (boot_env.audit)
+			return; /* the audit copy: la_version's, with this scan */
+	}
+	/* libc's symbols, for the wrappers: none in the audit copy (its
+	 * namespace's libc is not the program's, which is not loaded yet) */
+	sf_objs_libc();
 	if (sf_authority)
 		return; /* trusted mode: handed everything at load (audit.c) */
-	read_env(&e, envp);
+	if (boot_env_read)
+		e = boot_env;
+	else
+		read_env(&e, envp);
+	sf_rw_env_value = e.rewrite;
+	sf_rw_env_scanned = 1;
 	if (!e.policy && !e.policy_file)
-		return;
-	if (e.audit && !in_base_namespace())
 		return;
 	if (e.policy && e.policy_file)
 		sf_fatal("secfilter: SECFILTER_POLICY and SECFILTER_POLICY_FILE are both set");

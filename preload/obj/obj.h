@@ -21,6 +21,7 @@ int sf_objs_init(int argc, char **argv);  /* the constructor's arguments; 0 or -
  * unmapped or protected its own start's pages.  0 and 0 before
  * sf_objs_init. */
 extern uintptr_t sf_start_lo, sf_start_hi;
+void sf_objs_libc(void); /* then libc's entry, for sf_libc_sym and the wrappers */
 const char *sf_obj_self(void); /* our file's name on the program's list */
 int sf_obj_soname(const char *soname, struct sf_obj *o);
 void *sf_obj_sym(const struct sf_obj *o, const char *name);

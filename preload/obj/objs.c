@@ -330,11 +330,15 @@ int sf_objs_init(int argc, char **argv)
 		}
 	}
 	rdebug = find_rdebug();
-	if (!rdebug)
-		return -1;
+	return rdebug ? 0 : -1;
+}
+
+void sf_objs_libc(void)
+{
+	if (libc_found || !rdebug)
+		return;
 	libc_found = sf_obj_soname("libc.so.6", &libc) == 0;
 	sf_setcanceltype = (int (*)(int, int *))sf_libc_sym("pthread_setcanceltype");
-	return 0;
 }
 
 /* The kernel's version, from the "Linux" note of its vDSO (its

@@ -304,7 +304,7 @@ static void write_summary(const struct sf_vsum *v, size_t n, const struct ll_ent
 	for (i = 0; i < n; i++) {
 		char fix[4096];
 		struct sf_out fo = { fix, sizeof fix, 0 };
-		uint64_t calls = sf_vsum_fix(&fo, sf_cur, v, n, i);
+		uint64_t calls = sf_vsum_fix(&fo, sf_policy_now(), v, n, i);
 		size_t w;
 
 		if (!calls || sf_out_end(&fo) >= sizeof fix || !fo.len)
@@ -368,7 +368,8 @@ void sf_logsum_flush(void)
 		 * its calls are the library's, not counted as the program's
 		 * (and not trapped) */
 		uint64_t all = ~0ull, old = 0;
-		int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
+		const struct sf_policy *cur = sf_policy_now();
+		int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (cur && cur->pending);
 		int masked = sf_may(SYS_rt_sigprocmask, SIG_SETMASK);
 
 		if (masked)

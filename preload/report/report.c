@@ -206,7 +206,8 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 	unsigned a;
 	int saved_errno = sf_libc_bound() ? errno : 0;
 	uint64_t all = ~0ull, old = 0;
-	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (sf_cur && sf_cur->pending);
+	const struct sf_policy *cur = sf_policy_now();
+	int interpose = sf_cfg.mode == SF_MODE_INTERPOSE || (cur && cur->pending);
 	long self;
 	int masked, heard;
 

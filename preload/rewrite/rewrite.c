@@ -136,6 +136,9 @@ static int cpu_cx16(void)
 static void rw_trapped(const struct sf_call *c);
 static uintptr_t rw_site_of(uintptr_t ip, const ucontext_t *uc);
 
+int sf_rw_env_scanned SF_HOT;
+const char *sf_rw_env_value SF_HOT;
+
 /* After sf_init (priority 101): a bad value ends a filtered program
  * before main, like any other bad setting.  The loader passes the
  * environment (environ may be unbound or not yet set: init.c). */
@@ -147,7 +150,9 @@ __attribute__((constructor)) static void rw_settings(int argc, char **argv, char
 
 	(void)argc;
 	(void)argv;
-	for (ep = envp; ep && *ep; ep++)
+	if (sf_rw_env_scanned)
+		v = sf_rw_env_value;
+	for (ep = sf_rw_env_scanned ? NULL : envp; ep && *ep; ep++)
 		if (**ep == 'S' && sf_startswith(*ep, name))
 			v = *ep + sizeof name - 1;
 	if (v) {

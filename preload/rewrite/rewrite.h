@@ -9,6 +9,12 @@
 #include "trap.h"
 
 /* rwentry.S: the way from a trampoline into the library and back. */
+/* SECFILTER_REWRITE's value (NULL: unset) as the constructor's scan of
+ * the environment found it (entry/init.c): when sf_rw_env_scanned, the
+ * rewriter's settings need not scan it again. */
+extern int sf_rw_env_scanned;
+extern const char *sf_rw_env_value;
+
 void sf_rw_entry(void);
 void sf_rw_issue(void);
 void sf_rw_done(void);

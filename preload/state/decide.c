@@ -46,7 +46,12 @@ int sf_notify_heard SF_HOT;
 
 int sf_kernel_filtered(void)
 {
-	return sf_kernel_on && sf_cfg.mode == SF_MODE_TRUSTED && sf_cur && !sf_cur->pending;
+	const struct sf_policy *p;
+
+	if (!sf_kernel_on || sf_cfg.mode != SF_MODE_TRUSTED)
+		return 0;
+	p = sf_policy_now();
+	return p && !p->pending;
 }
 
 /* The policy the kernel filter enforces: the newest installed, which
@@ -55,7 +60,7 @@ const struct sf_policy *sf_kernel_policy(void)
 {
 	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
 
-	return k ? k : sf_cur;
+	return k ? k : sf_policy_now();
 }
 
 /* The kernel filter's decision on c, as its program makes it: a 32-bit

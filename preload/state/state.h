@@ -55,6 +55,14 @@ int sf_preloaded(void);
  * another thread may still be deciding against an old one. */
 extern const struct sf_policy *sf_cur;
 extern const struct sf_policy *sf_enforce;
+/* sf_cur, parsed first when the start deferred it (sf_policy_defer):
+ * what everything that reads the tree calls.  The hot path's sf_enforce
+ * is not: nothing reads it in an image that defers (trusted mode's
+ * authority neither arms dispatch nor wraps), and handing a copy the
+ * state parses first (entry/audit.c).  text and the origin map that came
+ * with it (or NULL): the library's copies, kept. */
+const struct sf_policy *sf_policy_now(void);
+void sf_policy_defer(const char *text, const char *origins);
 /* Trusted mode: the policy of the newest kernel filter, set before that
  * filter is installed and before sf_cur follows (entry/api.c).  A call the new
  * filter denies traps in between, and its report must name the rule that

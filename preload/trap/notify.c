@@ -374,11 +374,10 @@ SF_REGION static long reissue(const struct sf_call *c)
 
 int sf_notify_reissue(const struct sf_call *c, int d, const struct sf_policy *p)
 {
-	const struct sf_policy *k = __atomic_load_n(&sf_kpol, __ATOMIC_ACQUIRE);
+	const struct sf_policy *k = sf_kernel_policy();
 	unsigned a = sf_call_action(p, c, d);
 	int kd;
 
-	k = k ? k : sf_cur;
 	/* the kernel must deny it: the call is made for real */
 	if (!sf_notify_heard || !sf_kernel_on || c->i386 || !k || k->pending ||
 	    (a != SF_ACTION_KILL && a != SF_ACTION_LOG) ||

@@ -94,6 +94,10 @@ int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out,
 			    struct sf_error *err);
 /* Loads prog, compiled from p, and its mark (trusted.c) */
 int sf_trusted_load(struct sf_prog *prog, const struct sf_policy *p, struct sf_error *err);
+/* Whether a filter of prog's id is in force (its mark answers): 0, or
+ * these bits */
+#define SF_MARK_IN_FORCE 1
+#define SF_MARK_MAY_UNBLOCK 2 /* its policy allows rt_sigprocmask(SIG_UNBLOCK) */
 int sf_trusted_in_force(const struct sf_prog *prog);
 int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_error *err);
 /* user.c: the program's memory as the kernel reads it: 0, or -EFAULT for

@@ -95,6 +95,10 @@ static uint32_t denied_action(int all_threads)
 #define MARK_TAG 0x5ec0f17e6d61726bull /* "secfilter" "mark" */
 #define MARK_ERRNO 4093
 #define MARK_ERRNO_HEARD 4092 /* the program's kill goes to a listener (notify.c) */
+/* Subtracted from either: the policy denies rt_sigprocmask(SIG_UNBLOCK),
+ * which an image under the filter would otherwise have to parse the
+ * policy to learn (init.c unblocks SIGSYS when it may). */
+#define MARK_NO_UNBLOCK 2
 #define PASS_LEN 9
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -165,7 +169,7 @@ static int add_pass(struct sock_filter *f, unsigned *len)
 static void install_mark(const struct sf_policy *p, uint64_t id, uint64_t id2,
 			 unsigned long flags)
 {
-	const struct sock_filter mark[] = {
+	struct sock_filter mark[] = {
 		/* 0 */ SF_LD(4), SF_JNE(AUDIT_ARCH_X86_64, 16),
 		/* 2 */ SF_LD(0), SF_JNE(SYS_sched_yield, 14),
 		/* 4 */ SF_LD(16), SF_JNE((uint32_t)MARK_TAG, 12),
@@ -181,7 +185,12 @@ static void install_mark(const struct sf_policy *p, uint64_t id, uint64_t id2,
 	struct sock_fprog fp = { .len = sizeof mark / sizeof mark[0],
 				 .filter = (struct sock_filter *)mark };
 	uint64_t args[6] = { SECCOMP_SET_MODE_FILTER, flags, (uint64_t)&fp, 0, 0, 0 };
+	/* sf_decision's, not a copy of sf_decide here: the start's text has
+	 * no room for one (hot.txt) */
+	const struct sf_call unblock = { .nr = SYS_rt_sigprocmask, .a = { SIG_UNBLOCK } };
 
+	if (sf_decision(p, &unblock) != SF_ALLOW)
+		mark[17].k -= MARK_NO_UNBLOCK;
 	/* failing, it leaves no mark: the next image compiles and loads */
 	if (sf_decide(p, SYS_seccomp, args) == SF_ALLOW)
 		set_filter(&fp, flags);
@@ -255,16 +264,21 @@ int sf_trusted_compile_boot(const struct sf_policy *p, struct sf_prog *out, stru
 	return compile_into(p, 1, out, err);
 }
 
-/* Whether a filter in force carries prog's id already (see the mark).
- * Only under an inherited guard: the call is then one our filters
- * expect. */
+/* Whether a filter in force carries prog's id already (see the mark):
+ * 0, or SF_MARK_IN_FORCE with SF_MARK_MAY_UNBLOCK when its policy lets
+ * the library unblock SIGSYS.  Only under an inherited guard: the call
+ * is then one our filters expect. */
 int sf_trusted_in_force(const struct sf_prog *prog)
 {
 	long r = prog->id ? sf_sys(SYS_sched_yield, (long)MARK_TAG, (long)prog->id, 0, 0, 0, 0) : 0;
+	/* 0..3: bit 0 clear when heard, bit 1 clear with MARK_NO_UNBLOCK */
+	unsigned long v = (unsigned long)(-r - (MARK_ERRNO_HEARD - MARK_NO_UNBLOCK));
 
-	if (r == -MARK_ERRNO_HEARD)
+	if (v > 3)
+		return 0;
+	if (!(v & 1))
 		sf_notify_heard = 1;
-	return r == -MARK_ERRNO || r == -MARK_ERRNO_HEARD;
+	return SF_MARK_IN_FORCE | (v & 2 ? SF_MARK_MAY_UNBLOCK : 0);
 }
 
 /* Installs on this thread; in trusted mode on every thread of the process
