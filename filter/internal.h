@@ -279,6 +279,8 @@ void sf_out_u64(struct sf_out *o, uint64_t v, unsigned base);
  * d: returns the index of the first.  (The library's formatter too.) */
 #define SF_DIGITS_MAX 24
 unsigned sf_digits(char d[SF_DIGITS_MAX], uint64_t v, unsigned base);
+/* The value of digit c in bases up to 36 ('a'/'A' is 10); 99 for no digit. */
+int sf_digit_value(int c);
 /* v's digits in base 10 or 16, nothing before them. */
 void sf_out_digits(struct sf_out *o, uint64_t v, unsigned base);
 void sf_out_s64(struct sf_out *o, int64_t v);

@@ -43,23 +43,12 @@ const char *sf_rec_field(const char *msg, const char *key)
 	return NULL;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 uint64_t sf_rec_num(const char *v, unsigned base)
 {
 	uint64_t n = 0;
 	int d;
 
-	for (; (d = hexval(*v)) >= 0 && (unsigned)d < base; v++)
+	for (; (unsigned)(d = sf_digit_value((unsigned char)*v)) < base; v++)
 		n = n * base + (unsigned)d;
 	return n;
 }
@@ -72,8 +61,10 @@ size_t sf_rec_untrusted(const char *v, char *out, size_t cap)
 		for (v++; *v && *v != '"' && n + 1 < cap; v++)
 			out[n++] = *v;
 	} else {
-		for (; hexval(v[0]) >= 0 && hexval(v[1]) >= 0 && n + 1 < cap; v += 2)
-			out[n++] = (char)(hexval(v[0]) * 16 + hexval(v[1]));
+		for (; sf_digit_value((unsigned char)v[0]) < 16 &&
+		       sf_digit_value((unsigned char)v[1]) < 16 && n + 1 < cap; v += 2)
+			out[n++] = (char)(sf_digit_value((unsigned char)v[0]) * 16 +
+					  sf_digit_value((unsigned char)v[1]));
 	}
 	out[n] = '\0';
 	return n;

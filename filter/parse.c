@@ -120,17 +120,6 @@ static int is_ident(int c, int first)
 	       (!first && c >= '0' && c <= '9');
 }
 
-static int digit_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A' + 10;
-	return 99;
-}
-
 /* NUMBER := decimal | 0x-hex | 0-octal, as an unsigned 64-bit value. */
 static int lex_number(struct parser *p, struct token *t)
 {
@@ -153,7 +142,7 @@ static int lex_number(struct parser *p, struct token *t)
 		i++;
 	}
 	for (; i < end; i++) {
-		unsigned d = digit_value((unsigned char)s[i]);
+		unsigned d = sf_digit_value((unsigned char)s[i]);
 		char c[2] = { s[i], 0 };
 
 		if (d >= base) {

@@ -73,6 +73,17 @@ void sf_out_str(struct sf_out *o, const char *s)
 	}
 }
 
+int sf_digit_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	return 99;
+}
+
 unsigned sf_digits(char d[SF_DIGITS_MAX], uint64_t v, unsigned base)
 {
 	unsigned i = SF_DIGITS_MAX;

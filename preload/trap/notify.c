@@ -719,13 +719,14 @@ static void emit(const char *s, size_t n, long err)
 #define LOGGED_MAX 256
 static uint64_t logged[LOGGED_MAX];
 
-static int logged_before(long nr, int decision)
+/* Whether key (never 0) is in the set of LOGGED_MAX slots, probed from
+ * slot at on; added when not.  A full set says "not seen". */
+static int seen_before(uint64_t *set, uint64_t key, unsigned at)
 {
-	uint64_t key = ((uint64_t)(nr + 1) << 32) | (uint32_t)decision;
-	unsigned i, at = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 56);
+	unsigned i;
 
 	for (i = 0; i < LOGGED_MAX; i++) {
-		uint64_t *e = &logged[(at + i) % LOGGED_MAX];
+		uint64_t *e = &set[(at + i) % LOGGED_MAX];
 		if (*e == key)
 			return 1;
 		if (!*e) {
@@ -734,6 +735,13 @@ static int logged_before(long nr, int decision)
 		}
 	}
 	return 0;
+}
+
+static int logged_before(long nr, int decision)
+{
+	uint64_t key = ((uint64_t)(nr + 1) << 32) | (uint32_t)decision;
+
+	return seen_before(logged, key, (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 56));
 }
 
 /* The report of n into pages of REPORT_CAP (its length in *len), with
@@ -1154,21 +1162,11 @@ static uint64_t ll_said[LOGGED_MAX];
 static int ll_said_before(const char *fix, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
-	unsigned i;
 
 	while (n--)
 		h = (h ^ (unsigned char)*fix++) * 0x100000001b3ull;
 	h |= 1;
-	for (i = 0; i < LOGGED_MAX; i++) {
-		uint64_t *e = &ll_said[(h + i) % LOGGED_MAX];
-		if (*e == h)
-			return 1;
-		if (!*e) {
-			*e = h;
-			return 0;
-		}
-	}
-	return 0;
+	return seen_before(ll_said, h, (unsigned)(h % LOGGED_MAX));
 }
 
 static void ll_denied(void *ctx, struct sf_llrec_event *e)
