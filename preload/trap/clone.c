@@ -165,6 +165,11 @@ static long fork_like(struct sf_call *c, struct clone_req *r)
 		c->a[0] = (uint64_t)&r->ca;
 		c->a[1] = r->ca_size;
 	}
+	/* Asked here, once in the parent, so that a child that execs finds it
+	 * (open_target) in memory the fork copied: asked in each child, it
+	 * was two page faults of each (the vDSO's note, and the cache's page
+	 * written). */
+	(void)sf_kernel_version();
 	old = block_all();
 	locked = sf_rw_fork_begin();
 	ret = sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
