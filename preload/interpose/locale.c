@@ -124,7 +124,8 @@ static int env_names_files(void)
 
 SF_EXPORT char *setlocale(int category, const char *name)
 {
-	static char *(*real)(int, const char *);
+	/* SF_HOT: most programs call it once, at start */
+	static char *(*real)(int, const char *) SF_HOT;
 	const struct sf_policy *p = sf_enforcing();
 	uint64_t all = ~0ull, old;
 	char *r;

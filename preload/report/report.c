@@ -174,7 +174,8 @@ void sf_report_backtrace(struct sf_buf *b, ucontext_t *uc, uintptr_t site)
 	put_backtrace(b, &c);
 }
 
-int (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const struct sf_policy *p);
+/* Set by every start (trap/notify.c): SF_HOT, not a .bss page of its own. */
+int (*sf_on_trusted_violation)(const struct sf_call *c, int decision, const struct sf_policy *p) SF_HOT;
 
 /* Log and trap report and go on (action.c carries on for them); kill,
  * and an errno where the caller cannot answer with one, end the process. */

@@ -103,7 +103,7 @@
 
 #define REWRITE_AT 32 /* the default: see trapped_enough */
 
-static int rw_off;          /* SECFILTER_REWRITE=0 */
+static int rw_off SF_HOT;   /* SECFILTER_REWRITE=0; written by many starts */
 static unsigned rw_at = REWRITE_AT; /* SECFILTER_REWRITE=N */
 static int rw_full SF_HOT;  /* the site table is full: no more rewriting */
 /* -1 until the first placement needs it. */
