@@ -193,6 +193,10 @@ LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 # forked child that execs); the link checks that the last of them,
 # wait3, is still there, below 0x20000 (the text starts at 0x10000, and
 # everything above comes before wait3).
+# The functions preload/warm.txt names (what a start or a forked child on
+# its way to exec runs beyond those) follow sf_region, at the start of
+# .text, in the next window: spread over .text, they were a fault in each
+# of three windows in every image of an interposed tree.
 # That window is 64 KiB of addresses, aligned: with segments aligned to
 # 4 KiB the loader put the library anywhere, and the hot text straddled
 # two or three windows depending on where (a forked child of a filtered
@@ -200,11 +204,14 @@ LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 # max-page-size=64 KiB makes the loader align the library to 64 KiB
 # (glibc >= 2.35), for four more of its calls an image (the reservation,
 # its slack unmapped, the holes between segments closed).
-$(B)/hot.ld: preload/hot.txt
+$(B)/hot.ld: preload/hot.txt preload/warm.txt
 	@mkdir -p $(@D)
 	{ echo 'SECTIONS {'; echo '  .text.sf_hot : {'; \
-	  sed 's/#.*//' $< | awk 'NF { printf "    *(.text.%s .text.%s.* .text.startup.%s)\n", $$1, $$1, $$1 }'; \
+	  sed 's/#.*//' preload/hot.txt | awk 'NF { printf "    *(.text.%s .text.%s.* .text.startup.%s)\n", $$1, $$1, $$1 }'; \
 	  echo '  }'; echo '  sf_region : { *guard.S.o(sf_region) *raw.S.o(sf_region) *clone.S.o(sf_region) *vfork.S.o(sf_region) *rwentry.S.o(sf_region) *(sf_region.first) *wrappers.c.o(sf_region) *(sf_region) }'; \
+	  echo '  .text.sf_warm : {'; \
+	  sed 's/#.*//' preload/warm.txt | awk 'NF { printf "    *(.text.%s .text.%s.* .text.startup.%s)\n", $$1, $$1, $$1 }'; \
+	  echo '  }'; \
 	  echo '}'; echo 'INSERT BEFORE .text;'; \
 	  echo 'SECTIONS { . = ALIGN(CONSTANT(MAXPAGESIZE)); }'; echo 'INSERT BEFORE .tdata;'; } >$@.tmp
 	mv $@.tmp $@
