@@ -344,14 +344,17 @@ void sf_objs_libc(void)
 /* The kernel's version, from the "Linux" note of its vDSO (its
  * LINUX_VERSION_CODE: what glibc once read there too), with no call to
  * make.  0 when there is none to read. */
-uint32_t sf_kernel_version(void)
+static uint32_t kernel_version;
+
+/* Out of line: every fork asks (trap/clone.c), and what it runs once the
+ * answer is known fits in the hot text, the reading does not. */
+__attribute__((noinline)) static uint32_t read_kernel_version(void)
 {
-	static uint32_t version;
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)at_vdso;
 	unsigned i;
 
-	if (version || !eh || eh->e_phentsize != sizeof(Elf64_Phdr))
-		return version;
+	if (!eh || eh->e_phentsize != sizeof(Elf64_Phdr))
+		return 0;
 	for (i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = (const Elf64_Phdr *)(at_vdso + eh->e_phoff) + i;
 		const char *n = (const char *)(at_vdso + ph->p_offset), *end = n + ph->p_filesz;
@@ -363,11 +366,18 @@ uint32_t sf_kernel_version(void)
 			const char *desc = name + ((nh->n_namesz + 3) & ~3u);
 			if (nh->n_type == 0 && nh->n_namesz == 6 && sf_streq(name, "Linux") && nh->n_descsz >= 4 &&
 			    desc + 4 <= end)
-				return version = *(const uint32_t *)desc;
+				return *(const uint32_t *)desc;
 			n = desc + ((nh->n_descsz + 3) & ~3u);
 		}
 	}
 	return 0;
+}
+
+uint32_t sf_kernel_version(void)
+{
+	if (!kernel_version)
+		kernel_version = read_kernel_version();
+	return kernel_version;
 }
 
 const struct r_debug *sf_objs_rdebug(void)
