@@ -180,7 +180,7 @@ LIB_PIC := $(call objs,pic,$(HOT_SRC)) \
 # Within those files, the functions preload/hot.txt names go first of all,
 # in an output section of their own placed before .text (INSERT keeps the
 # default linker script), and sf_region (the wrappers, the library's own
-# syscalls) right after them: ~40 KB instead of ~176, beside the code
+# syscalls) right after them: ~33 KB instead of ~176, beside the code
 # every call runs.  The guard's stubs (a page's start), the assembly
 # (sf_sys, the stubs every start calls: raw.S, clone.S, vfork.S,
 # rwentry.S) open sf_region, then the wrappers every start calls (_exit,
