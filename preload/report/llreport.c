@@ -18,7 +18,9 @@
 #include "report.h"
 #include "internal.h"
 
-int sf_ll_watch;
+/* Read by every trap (report.h): SF_HOT, where a .bss page of its own
+ * was a fault in an image's first trap. */
+int sf_ll_watch SF_HOT;
 
 #define PATH_CAP 4096
 
