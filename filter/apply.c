@@ -1495,14 +1495,24 @@ static uint32_t put_string(char *strings, uint32_t *end, const char *s, size_t l
 #define REBASE(np, p, field) \
 	((np)->field = (p)->field ? (void *)((char *)(np) + ((const char *)(p)->field - (const char *)(p))) : NULL)
 
+/* A copy of a block of size bytes, extra bytes longer (for strings);
+ * NULL when out of memory.  The caller rebases its pointers and size. */
+static void *copy_block(const void *b, size_t size, size_t extra)
+{
+	void *nb = sf_mem_alloc(size + extra);
+
+	if (nb)
+		memcpy(nb, b, size);
+	return nb;
+}
+
 /* A copy of p's block, extra bytes longer for strings, or NULL. */
 static struct sf_policy *copy_policy(const struct sf_policy *p, size_t extra)
 {
-	struct sf_policy *np = sf_mem_alloc(p->size + extra);
+	struct sf_policy *np = copy_block(p, p->size, extra);
 
 	if (!np)
 		return NULL;
-	memcpy(np, p, p->size);
 	np->size = p->size + extra;
 	REBASE(np, p, idx);
 	REBASE(np, p, filters);
@@ -1515,11 +1525,10 @@ static struct sf_policy *copy_policy(const struct sf_policy *p, size_t extra)
 /* The same for a Landlock block (one allocation, its strings last). */
 static struct sf_landlock *copy_landlock(const struct sf_landlock *ll, size_t extra)
 {
-	struct sf_landlock *nll = sf_mem_alloc(ll->size + extra);
+	struct sf_landlock *nll = copy_block(ll, ll->size, extra);
 
 	if (!nll)
 		return NULL;
-	memcpy(nll, ll, ll->size);
 	nll->size = ll->size + extra;
 	REBASE(nll, ll, rules);
 	REBASE(nll, ll, strings);
