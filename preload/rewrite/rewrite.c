@@ -1481,7 +1481,45 @@ static int place(const struct site *st, struct space *sp)
 static struct site the_site;
 static struct space the_space;
 
-static int rewrite_in(uintptr_t rip, struct site *st, struct space *sp)
+/* How far past a fork's site its children's own sites are looked for. */
+#define CHILD_REACH 256
+
+/* A fork's child runs the rest of the function that forked (glibc's
+ * _Fork: `mov $0x111,%eax; syscall`, set_robust_list) once, and no child
+ * ever traps there often enough to have it rewritten: a shell loop's
+ * children took 5 such traps an iteration, one each.  So the parent
+ * rewrites them with its fork's site, and every later child inherits
+ * them.  A site here has not trapped, so its `syscall` must follow
+ * `mov $imm32,%eax`, as inline system calls do, on the linear decoding
+ * that reached the fork's site, which did trap; each is then decoded from
+ * the function's start and placed like any site.  st is the fork's. */
+static void rewrite_children_sites(struct site *st, struct space *sp, uint64_t lo, uint64_t hi)
+{
+	uint64_t va = st->sys + 2, end = st->sys + 2 + CHILD_REACH, prev = 0;
+	struct sf_insn in;
+
+	while (va + 2 <= hi && va < end) {
+		uint64_t avail = st->code_end - va;
+		const uint8_t *b = bytes_at(st, va);
+		if (!sf_x86_decode(b, avail < 15 ? avail : 15, &in))
+			return;
+		if (in.len == 2 && b[0] == 0x0f && b[1] == 0x05 && prev && bytes_at(st, prev)[0] == 0xb8 &&
+		    va - prev == 5) {
+			uintptr_t rip = st->base + va + 2;
+			st->sys = va;
+			if (!site_known(rip)) {
+				if (sweep(st, lo, hi) == 0)
+					(void)place(st, sp);
+				site_add(rip);
+			}
+		}
+		prev = va;
+		va += in.len;
+	}
+}
+
+/* forks: the site's call was a fork (a child with a copy of the memory). */
+static int rewrite_in(uintptr_t rip, int forks, struct site *st, struct space *sp)
 {
 	const struct row *r = &sp->site;
 	const Elf64_Phdr *seg;
@@ -1509,12 +1547,14 @@ static int rewrite_in(uintptr_t rip, struct site *st, struct space *sp)
 			why = "not decoded";
 			if (sweep(st, lo, hi) == 0)
 				ret = place(st, sp);
+			if (ret == 0 && forks)
+				rewrite_children_sites(st, sp, lo, hi);
 		}
 	}
 	return ret;
 }
 
-static int rewrite(uintptr_t rip)
+static int rewrite(uintptr_t rip, int forks)
 {
 	int ret;
 
@@ -1531,7 +1571,7 @@ static int rewrite(uintptr_t rip)
 				0, 0, 0);
 	if (qfd < 0)
 		qfd = -1;
-	ret = rewrite_in(rip, &the_site, &the_space);
+	ret = rewrite_in(rip, forks, &the_site, &the_space);
 	if (qfd >= 0)
 		sf_sys(SYS_close, qfd, 0, 0, 0, 0, 0);
 	qfd = -1;
@@ -1585,7 +1625,8 @@ static void rw_trapped(const struct sf_call *c)
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	if (sf_rw_lock_try()) {
 		if (!site_known(rip)) {
-			int r = rewrite(rip);
+			int r = rewrite(rip, (c->nr == SYS_clone && !(c->a[0] & CLONE_VM)) ||
+						     c->nr == SYS_fork);
 #ifdef SF_RW_TRACE /* which sites were rewritten: for tuning the rewriter */
 			char line[160];
 			struct sf_buf b = { line, 0, sizeof line };

@@ -142,8 +142,21 @@ if command -v strace >/dev/null; then
 	n1=$(grep -c 'si_syscall=__NR_clone,' trace.1) n0=$(grep -c 'si_syscall=__NR_clone,' trace.0)
 	[ "$n1" -eq 1 ] && [ "$n0" -eq 20 ] ||
 		fail "clone traps: $n1 rewritten at the first (expected 1), $n0 never (expected 20)"
+	# The children's own site in fork (glibc's set_robust_list) is
+	# rewritten in the parent with the clone's, at its first trap here
+	# (before the call is issued: even the first child has it).
+	for rw in 1 0; do
+		env SECFILTER_REWRITE=$rw LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1' \
+			strace -f -qq -e trace=none -e signal=SIGSYS -o trace.f$rw "$P" forks 20 39 >out 2>err ||
+			fail "forks under strace -f, rewrite $rw: status $?"
+		expect_grep '^forks: 20 exited 3, 0 killed$' out
+	done
+	n1=$(grep -c 'si_syscall=__NR_set_robust_list,' trace.f1)
+	n0=$(grep -c 'si_syscall=__NR_set_robust_list,' trace.f0)
+	[ "$n1" -eq 0 ] && [ "$n0" -eq 20 ] ||
+		fail "children's set_robust_list traps: $n1 rewritten (expected 0), $n0 never (expected 20)"
 fi
-echo "ok fork's clone site rewritten, every child armed"
+echo "ok fork's clone site and its children's site rewritten, every child armed"
 
 # The policy narrowed through the API after the rewrite.
 filtered '*: 1' "$P" narrow 'getppid: 0' >out 2>err

@@ -42,8 +42,10 @@
  *   fork NR        getppid through site_a, then a child calls NR there;
  *                  prints how the child ended
  *   forks N NR     N children through libc's fork(), its clone site
- *                  rewritten after the first: each calls NR through
- *                  site_a and exits 3; "forks: E exited 3, K killed"
+ *                  rewritten after the first: each checks that fork gave
+ *                  it the parent's robust list (else exits 4), calls NR
+ *                  through site_a and exits 3; "forks: E exited 3, K
+ *                  killed"
  *   narrow POLICY  getppid through site_a, secfilter_apply(POLICY), getppid
  *                  again
  *   repeat NR N    gettid through site_a, then NR N times ("ret R" each,
@@ -576,10 +578,19 @@ int main(int argc, char **argv)
 			printf("fork: child exited %d\n", WEXITSTATUS(st));
 	} else if (!strcmp(mode, "forks") && argc > 3) {
 		long i, n = atol(argv[2]), nr = atol(argv[3]), three = 0, killed = 0;
+		void *head = NULL, *h;
+		size_t len;
 		fflush(stdout);
+		if (syscall(SYS_get_robust_list, 0, &head, &len) != 0 || !head)
+			return 1;
 		for (i = 0; i < n; i++) {
 			pid_t p = fork();
 			if (p == 0) {
+				/* the kernel clears a child's robust list; glibc's
+				 * fork sets it again, at a site the parent rewrote */
+				h = NULL;
+				if (syscall(SYS_get_robust_list, 0, &h, &len) != 0 || h != head)
+					_exit(4);
 				site_a(nr, 0, 0, 0);
 				_exit(3);
 			}
