@@ -53,6 +53,25 @@ cc -shared -fPIC -o "$work/libempty.so" "$work/empty.c" || exit 1
 # filter's: an audit module that does nothing
 echo 'unsigned la_version(unsigned v) { return v; }' >"$work/audit.c"
 cc -shared -fPIC -nostdlib -o "$work/libaudit.so" "$work/audit.c" || exit 1
+# The floor of an image in a trusted tree: an unfiltered start plus the
+# library's load as rtld does it for trusted mode (mapped, relocated, its
+# la_* interfaces looked up, its constructor run, kept), without its boot:
+# a copy whose la_version returns 1 at once (mov $1,%eax; ret).
+kept_copy() {
+	local at ty o v f n rest
+	at=$(nm -D --defined-only "$LIB" | awk '$3 == "la_version" { print $1 }')
+	[ -n "$at" ] || return 1
+	at=$((16#$at))
+	while read -r ty o v f n rest; do
+		[ "$ty" = LOAD ] && [ $((at >= v && at < v + n)) = 1 ] || continue
+		cp "$LIB" "$work/libkept.so" &&
+			printf '\270\001\000\000\000\303' |
+			dd of="$work/libkept.so" bs=1 seek=$((at - v + o)) conv=notrunc 2>/dev/null
+		return
+	done < <(readelf -lW "$LIB")
+	return 1
+}
+kept_copy || { echo "b_start: cannot make the kept copy of $LIB" >&2; exit 1; }
 
 . "$TOP/bench/lib.sh"
 
@@ -64,7 +83,8 @@ I="LD_PRELOAD=$LIB"
 F="LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY"
 T="LD_AUDIT=$LIB;LD_PRELOAD=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
 A="LD_AUDIT=$LIB;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
-"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$A" "$T" "LD_AUDIT=$work/libaudit.so" -- /bin/true \
+K="LD_AUDIT=$work/libkept.so;SECFILTER_POLICY=$POLICY;SECFILTER_MODE=trusted"
+"$work/spawn" "$ROUNDS" 40 "$E" "$I" "$F" "$A" "$T" "LD_AUDIT=$work/libaudit.so" "$K" -- /bin/true \
 	>"$work/true.txt" || exit 1
 icount() { # one start's counts: instructions, syscalls, minor faults
 	"$work/icount" -q "$@" /bin/true | awk '{ print $2, $4, $6 }'
@@ -75,7 +95,8 @@ printf '%-36s %7s %6s %7s %6s %12s %8s %6s\n' "start of /bin/true (median)" "wal
 awk -F'\t' '{ print $2, $4, $3, $5 }' "$work/true.txt" >"$work/us.txt"
 n=0
 for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (interposition)" \
-	 "library, '$POLICY', trusted mode" "  the same, LD_PRELOAD too" "empty audit module (LD_AUDIT)"; do
+	 "library, '$POLICY', trusted mode" "  the same, LD_PRELOAD too" "empty audit module (LD_AUDIT)" \
+	 "library kept by rtld, no boot"; do
 	n=$((n + 1))
 	case $n in
 	1) counts=$(icount "LD_PRELOAD=$work/libempty.so") ;;
@@ -84,9 +105,11 @@ for c in "empty library" "library, no policy (inert)" "library, '$POLICY' (inter
 	4) counts=$(icount "LD_AUDIT=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
 	5) counts=$(icount "LD_AUDIT=$LIB" "LD_PRELOAD=$LIB" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
 	6) counts=$(icount "LD_AUDIT=$work/libaudit.so") ;;
+	7) counts=$(icount "LD_AUDIT=$work/libkept.so" "SECFILTER_POLICY=$POLICY" SECFILTER_MODE=trusted) ;;
 	esac
 	read -r us plus cpu cplus < <(sed -n "${n}p" "$work/us.txt")
 	read -r ins sys flt <<<"$counts"
+	start_ins[$n]=$ins start_sys[$n]=$sys
 	printf '%-36s %7.0f %+6.0f %7.0f %+6.0f %12s %8s %6s\n' "$c" "$us" "$plus" "$cpu" "$cplus" \
 		"$ins" "$sys" "$flt"
 done
@@ -128,9 +151,22 @@ for c in "unfiltered parent" "interposed parent (inherits it)" "trusted parent (
 		"$work/icount" -q /bin/true | awk '{ print $2, $4, $6 }') ;;
 	esac
 	read -r ins sys flt <<<"$counts"
+	tree_ins[$n]=$ins tree_sys[$n]=$sys
 	printf '%-36s %7.0f %+6.0f %7.0f %+6.0f %12s %8s %6s\n' "$c" "$w" "$(diff_median $((2 * n - 1)) 1)" \
 		"$cp" "$(diff_median $((2 * n)) 2)" "$ins" "$sys" "$flt"
 done
+# An exec'd image against its floor.  Interposed: a fresh enforcing start.
+# Trusted: an unfiltered start plus the library's load, which is the kept
+# copy's count less what its own code ran (its constructor).
+kept_own=$(env ICOUNT_PROFILE=libkept.so LD_AUDIT="$work/libkept.so" SECFILTER_POLICY="$POLICY" \
+	SECFILTER_MODE=trusted "$work/icount" -q /bin/true 2>&1 >/dev/null | awk '{ n += $2 } END { print n + 0 }')
+floor=$((start_ins[7] - kept_own))
+echo
+printf 'interposed parent: %+.1f%% instructions, %+d syscalls over a fresh enforcing start\n' \
+	"$(awk -v a="${tree_ins[2]}" -v b="${start_ins[3]}" 'BEGIN { print 100 * (a - b) / b }')" \
+	$((tree_sys[2] - start_sys[3]))
+printf 'trusted parent: %+.1f%% instructions over an unfiltered start plus the library'"'"'s load (%d: the kept copy less its own %d)\n' \
+	"$(awk -v a="${tree_ins[3]}" -v b="$floor" 'BEGIN { print 100 * (a - b) / b }')" "$floor" "$kept_own"
 
 # ---- 1c. libc's own calls: sed loading its locale ----
 # What no wrapper sees: sed under LANG=C.UTF-8 loads a dozen locale files
