@@ -16,7 +16,9 @@
 #     run --trusted` (the kernel filter alone), policy '*: 1'; beside them
 #     the two floors of trusted mode through the library: the kernel filter
 #     (run --trusted) and an audit module that does nothing (empty
-#     LD_AUDIT: what rtld's audit namespace costs every image).  All run in
+#     LD_AUDIT: what rtld's audit namespace costs every image); and the
+#     floors of the library's own load: in LD_PRELOAD without a policy
+#     (inert), and in LD_AUDIT kept by rtld with its boot skipped.  All run in
 #     turn, ROUNDS times; each round gives a ratio to its own unfiltered
 #     run, of the wall time and of the CPU time of the whole process tree
 #     (bench/timed.c), and the table has the median ratios.  Each filtered
@@ -246,6 +248,9 @@ run() {
 		SECFILTER_MODE=trusted ;;
 	run) "w_$2" "$work/timed" "$work/t" "$SF" run --trusted -e "$POLICY" -- ;;
 	audit) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$work/libaudit.so" ;;
+	inert) "w_$2" "$work/timed" "$work/t" env LD_PRELOAD="$LIB" ;;
+	kept) "w_$2" "$work/timed" "$work/t" env LD_AUDIT="$work/libkept.so" SECFILTER_POLICY="$POLICY" \
+		SECFILTER_MODE=trusted ;;
 	esac >/dev/null 2>"$work/err"
 	read -r wall cpu st <"$work/t"
 	if [ "$st" -ne 0 ]; then
@@ -256,17 +261,21 @@ run() {
 }
 
 
+# The last two columns are the floors of the library's own load, what
+# no work at a start can go below: the library in LD_PRELOAD with no
+# policy (interposition's), and the kept copy in LD_AUDIT (trusted mode's).
+MODES="interpose trusted preload run audit inert kept"
 echo
 echo "workloads: ratio to the unfiltered run beside each run, median of $ROUNDS rounds;"
 echo "wall time, and in parentheses CPU time (user + system of every process)"
-printf '%-44s %9s %15s %15s %15s %15s %15s\n' "" "plain ms" interpose trusted "+ LD_PRELOAD" \
-	"run --trusted" "empty LD_AUDIT"
+printf '%-44s %9s %15s %15s %15s %15s %15s %15s %15s\n' "" "plain ms" interpose trusted "+ LD_PRELOAD" \
+	"run --trusted" "empty LD_AUDIT" "inert PRELOAD" "kept AUDIT"
 for w in loop loopc make conf; do
-	for m in plain interpose trusted preload run audit; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
+	for m in plain $MODES; do : >"$work/$w.$m"; : >"$work/$w.$m.cpu"; done
 	: >"$work/$w.fail"
 	run plain "$w" >/dev/null # warm the page cache
 	for r in $(seq "$ROUNDS"); do
-		for m in interpose trusted preload run audit; do
+		for m in $MODES; do
 			if [ $((r % 2)) = 1 ]; then
 				read -r p pc < <(run plain "$w")
 				t=$(run "$m" "$w")
@@ -293,9 +302,10 @@ for w in loop loopc make conf; do
 			echo fails
 		fi
 	}
-	printf '%-44s %9.1f %15s %15s %15s %15s %15s\n' "$label" \
+	printf '%-44s %9.1f %15s %15s %15s %15s %15s %15s %15s\n' "$label" \
 		"$(median <"$work/$w.plain" | awk '{ print $1 / 1000 }')" \
-		"$(cell interpose)" "$(cell trusted)" "$(cell preload)" "$(cell run)" "$(cell audit)"
+		"$(cell interpose)" "$(cell trusted)" "$(cell preload)" "$(cell run)" "$(cell audit)" \
+		"$(cell inert)" "$(cell kept)"
 	if [ -s "$work/$w.fail" ]; then
 		sort "$work/$w.fail" | uniq -c | sed 's/^/      /' | head -3
 	fi
