@@ -69,15 +69,11 @@ LD_PRELOAD="$LIB" grep -E '^(SigCgt|Seccomp):' /proc/self/status >inert.txt
 LD_PRELOAD="$LIB" cat /proc/self/maps >maps.txt
 expect_grep 'libsecfilter' maps.txt # loaded; that it publishes no state: t_cli_show
 # Segments aligned to 4 KiB (max-page-size, Makefile): the loader maps
-# the library without reserving, trimming and closing holes around it;
-# what every start runs lies within 64 KiB of sf_init, at most two of the
-# kernel's fault-around windows wherever the library is loaded.
+# the library without reserving, trimming and closing holes around it
+# (that the hot text stays within 64 KiB, the link checks).
 readelf -lW "$LIB" | awk '$1 == "LOAD" && $NF != "0x1000" { bad = 1 } END { exit bad }' ||
 	fail "a LOAD segment of the library is not aligned to 4 KiB"
-a=$(nm "$LIB" | awk '$3 == "sf_init" { print $1 }') b=$(nm "$LIB" | awk '$3 == "wait3" { print $1 }')
-[ -n "$a" ] && [ -n "$b" ] && [ $((0x$b - 0x$a)) -gt 0 ] && [ $((0x$b - 0x$a)) -lt 65536 ] ||
-	fail "wait3 at 0x$b is not within 64 KiB of sf_init at 0x$a"
-echo "ok 4 KiB segments; the hot text and wrappers within 64 KiB"
+echo "ok 4 KiB segments"
 sigcgt=$(awk '/SigCgt/ {print $2}' inert.txt)
 (( (16#$sigcgt >> 30) & 1 )) && fail "SIGSYS handler installed while inert"
 echo "ok inert"
