@@ -1518,7 +1518,7 @@ static void rewrite_children_sites(struct site *st, struct space *sp, uint64_t l
 	}
 }
 
-/* forks: the site's call was a fork (a child with a copy of the memory). */
+/* forks: the site's call starts a child that runs on from it. */
 static int rewrite_in(uintptr_t rip, int forks, struct site *st, struct space *sp)
 {
 	const struct row *r = &sp->site;
@@ -1625,8 +1625,10 @@ static void rw_trapped(const struct sf_call *c)
 	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
 	if (sf_rw_lock_try()) {
 		if (!site_known(rip)) {
-			int r = rewrite(rip, (c->nr == SYS_clone && !(c->a[0] & CLONE_VM)) ||
-						     c->nr == SYS_fork);
+			/* a clone not sent back to the trap (needs_trap) starts
+			 * a child that runs on from the site, with its own memory */
+			int r = rewrite(rip, c->nr == SYS_clone || c->nr == SYS_fork ||
+						     c->nr == SYS_vfork);
 #ifdef SF_RW_TRACE /* which sites were rewritten: for tuning the rewriter */
 			char line[160];
 			struct sf_buf b = { line, 0, sizeof line };
