@@ -495,10 +495,26 @@ static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *name
 			fails(pl, e);
 }
 
+/* A program that entered a Landlock domain of its own (a layer of ours
+ * always grants this library) may have hidden the library from the next
+ * image's loader, and faccessat cannot tell: Landlock checks opens, not
+ * access(2).  From the first landlock_restrict_self the program makes
+ * (special.c), the check is an open.  The domain is immutable and its
+ * forks inherit the flag with it; an image the library was loaded in
+ * was loaded inside the domain, which allowed it. */
+static int own_landlock;
+
+void sf_exec_note_landlock(void)
+{
+	__atomic_store_n(&own_landlock, 1, __ATOMIC_RELAXED);
+}
+
 /* Whether the new image's loader will be able to open this library: a
- * process that dropped its privileges or changed its root may no longer
- * reach it, and a path with a space or a colon is cut in pieces by the
- * loader; it then goes on without it ("cannot be preloaded: ignored"). */
+ * process that dropped its privileges, changed its root or entered a
+ * Landlock domain may no longer reach it, a library removed under a
+ * running tree is gone, and a path with a space or a colon is cut in
+ * pieces by the loader; it then goes on without it ("cannot be
+ * preloaded: ignored"). */
 static int lib_reachable(void)
 {
 	const char *s;
@@ -509,6 +525,12 @@ static int lib_reachable(void)
 	for (s = sf_cfg.lib_path; *s; s++)
 		if (*s == ' ' || *s == ':')
 			return 0;
+	if (__atomic_load_n(&own_landlock, __ATOMIC_RELAXED)) {
+		r = sf_sys(SYS_openat, AT_FDCWD, (long)sf_cfg.lib_path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+		if (r >= 0)
+			sf_sys(SYS_close, r, 0, 0, 0, 0, 0);
+		return r >= 0;
+	}
 	r = sf_sys(SYS_faccessat2, AT_FDCWD, (long)sf_cfg.lib_path, R_OK, AT_EACCESS, 0, 0);
 	if (r == -ENOSYS)
 		r = sf_sys(SYS_faccessat, AT_FDCWD, (long)sf_cfg.lib_path, R_OK, 0, 0, 0);

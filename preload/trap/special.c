@@ -18,7 +18,7 @@ int sf_is_special(long nr)
 	case SYS_signalfd: case SYS_signalfd4:
 	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
 	case SYS_execve: case SYS_execveat: case SYS_prctl: case SYS_sigaltstack:
-	case SYS_ptrace:
+	case SYS_ptrace: case SYS_landlock_restrict_self:
 		return 1;
 	default:
 		return 0;
@@ -229,6 +229,9 @@ long sf_issue(struct sf_call *c)
 	case SYS_prctl: return do_prctl(c);
 	case SYS_ptrace: return do_ptrace(c);
 	case SYS_sigaltstack: return do_sigaltstack(c);
+	case SYS_landlock_restrict_self:
+		sf_exec_note_landlock();
+		return issue(c);
 	default: return issue(c);
 	}
 }
