@@ -21,6 +21,16 @@ int sf_objs_init(int argc, char **argv);  /* the constructor's arguments; 0 or -
  * unmapped or protected its own start's pages.  0 and 0 before
  * sf_objs_init. */
 extern uintptr_t sf_start_lo, sf_start_hi;
+/* The main program's and libc's segments mapped without write permission
+ * (where the paths and words a program execs with are, as constants):
+ * readable unless the program unmaps or protects its own image.  Set by
+ * sf_objs_init and sf_objs_libc. */
+#define SF_IMAGE_RO 6
+struct sf_range {
+	uintptr_t lo, hi;
+};
+extern struct sf_range sf_image_ro[SF_IMAGE_RO];
+extern unsigned sf_image_ro_n;
 void sf_objs_libc(void); /* then libc's entry, for sf_libc_sym and the wrappers */
 const char *sf_obj_self(void); /* our file's name on the program's list */
 int sf_obj_soname(const char *soname, struct sf_obj *o);

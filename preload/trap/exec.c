@@ -52,6 +52,7 @@ struct exec_req {
 	long nr, dirfd, flags;
 	const char *path;
 	char *const *argv, *const *envp;
+	uintptr_t sp; /* the program's stack pointer at the call */
 };
 
 /* The decision, and for T_PRELOAD what to execute. */
@@ -89,6 +90,9 @@ static void read_req(const struct sf_call *c, struct exec_req *r)
 	r->argv = (char *const *)c->a[at ? 2 : 1];
 	r->envp = (char *const *)c->a[at ? 3 : 2];
 	r->flags = at ? (long)c->a[4] : 0;
+	/* a wrapper runs on the program's stack, the trap's handler not */
+	r->sp = c->uc ? (uintptr_t)c->uc->uc_mcontext.gregs[REG_RSP]
+		      : (uintptr_t)__builtin_frame_address(0);
 }
 
 static int empty_path(const struct exec_req *r)
@@ -836,7 +840,7 @@ long sf_exec(struct sf_call *c)
 	 * our SIGSEGV.  (The kernel would report a missing file first; the
 	 * exec fails either way.)  Of the strings, only what is read here:
 	 * the kernel reads the rest, and fails the exec with EFAULT itself. */
-	if ((plen = sf_user_exec_args(r.path, r.argv, r.envp, NAME_HEAD)) < 0)
+	if ((plen = sf_user_exec_args(r.path, r.argv, r.envp, NAME_HEAD, r.sp)) < 0)
 		return -EFAULT;
 	prog_pre = find_preload(r.envp);
 	if (prog_pre && sf_user_str_rest(prog_pre - (sizeof "LD_PRELOAD=" - 1)) < 0)
@@ -885,7 +889,7 @@ long sf_exec(struct sf_call *c)
 	if (!with_us) {
 		/* fail closed: no exec without its filter, and no filter for an
 		 * exec the kernel would refuse for a bad string */
-		if (sf_user_exec_args(r.path, r.argv, r.envp, 0) < 0)
+		if (sf_user_exec_args(r.path, r.argv, r.envp, 0, r.sp) < 0)
 			ret = -EFAULT;
 		else if ((ret = kernel_filter_now()) == 0) {
 			pass_ignore(&ign);

@@ -106,7 +106,8 @@ int sf_trusted_install(const struct sf_policy *p, int all_threads, struct sf_err
 long sf_user_read(void *dst, const void *src, size_t n);
 /* execve's path, argv and envp, strings included (whole, or their
  * first head bytes when head is not 0): the path's length */
-long sf_user_exec_args(const char *path, char *const *argv, char *const *envp, size_t head);
+long sf_user_exec_args(const char *path, char *const *argv, char *const *envp, size_t head,
+		       uintptr_t sp);
 long sf_user_str_rest(const char *s);
 long sf_user_writable(void *p, size_t n);
 /* Pages [lo, hi] (page addresses) are readable for the call being

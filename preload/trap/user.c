@@ -15,9 +15,14 @@
  * its top (sf_start_lo to sf_start_hi, obj.h), where the kernel put the
  * start's arguments and environment, which a program that keeps environ
  * execs with (2 probes of each such exec).  They are one mapping with the
- * main thread's frames below them.  A program that unmaps or protects
- * them and then passes a pointer into them crashes in the library
- * instead of getting EFAULT.
+ * main thread's frames below them, and a call made on that stack (its
+ * stack pointer within MAIN_REACH below argv) vouches for the frames
+ * between its stack pointer and argv too: execv's vector built in main's
+ * frame.  Nor the read-only segments of the
+ * main program and libc (sf_image_ro), where the constant paths and
+ * words of execl("/bin/true", ...) or system()'s "/bin/sh" lie.  A
+ * program that unmaps or protects those and then passes a pointer into
+ * them crashes in the library instead of getting EFAULT.
  *
  * In interposition mode only: under a kernel filter the library's own
  * calls are filtered too, and a probe the policy denies would kill the
@@ -58,7 +63,14 @@ void sf_user_known(uintptr_t lo, uintptr_t hi, uintptr_t *old)
 struct seen {
 	uintptr_t page[SEEN_PAGES];
 	unsigned next, last;
+	uintptr_t stack_lo; /* the lowest page of the initial stack known mapped; 0: sf_start_lo's */
 };
+
+/* How far below argv a stack pointer is taken to be on the initial stack:
+ * the kernel leaves at least 128 MiB below it before the first mapping
+ * it places (mmap_base), so only the program's MAP_FIXED could put
+ * another mapping this close. */
+#define MAIN_REACH (8ul << 20)
 
 static int page_readable(uintptr_t page, struct seen *s)
 {
@@ -69,8 +81,12 @@ static int page_readable(uintptr_t page, struct seen *s)
 	/* The start's own argv and environment (what a program execs with
 	 * when it keeps environ), on the initial stack: 2 probes of every
 	 * such exec */
-	if (page >= PAGE_OF(sf_start_lo) && page <= PAGE_OF(sf_start_hi) && sf_start_hi)
+	if (page >= PAGE_OF(s->stack_lo ? s->stack_lo : sf_start_lo) &&
+	    page <= PAGE_OF(sf_start_hi) && sf_start_hi)
 		return 1;
+	for (i = 0; i < sf_image_ro_n; i++)
+		if (page + PAGE > sf_image_ro[i].lo && page < sf_image_ro[i].hi)
+			return 1;
 	/* most strings lie in the page of the one before them */
 	if (s->page[s->last] == page + 1)
 		return 1;
@@ -103,7 +119,7 @@ static long read_cached(void *dst, const void *src, size_t n, struct seen *last)
 
 long sf_user_read(void *dst, const void *src, size_t n)
 {
-	struct seen none = { { 0 }, 0, 0 };
+	struct seen none = { { 0 }, 0, 0, 0 };
 
 	return read_cached(dst, src, n, &none);
 }
@@ -196,11 +212,16 @@ static long vec_ok(char *const *v, size_t head, struct seen *seen)
 }
 
 /* execve's path (its length, or -EFAULT), argv and envp, with the pages
- * found readable shared: argv's strings lie beside envp's. */
-long sf_user_exec_args(const char *path, char *const *argv, char *const *envp, size_t head)
+ * found readable shared: argv's strings lie beside envp's.  sp: the
+ * program's stack pointer at the call. */
+long sf_user_exec_args(const char *path, char *const *argv, char *const *envp, size_t head,
+		       uintptr_t sp)
 {
-	struct seen seen = { { 0 }, 0, 0 };
+	struct seen seen = { { 0 }, 0, 0, 0 };
 	long r;
+
+	if (sf_start_hi && sp <= sf_start_lo && sf_start_lo - sp < MAIN_REACH)
+		seen.stack_lo = sp;
 
 	if (!path || (r = str_ok(path, &seen)) < 0 || (r = vec_ok(envp, head, &seen)) < 0 ||
 	    (r = vec_ok(argv, head, &seen)) < 0)
@@ -212,7 +233,7 @@ long sf_user_exec_args(const char *path, char *const *argv, char *const *envp, s
  * readable: 0 or -EFAULT, asking about the pages after that one only. */
 long sf_user_str_rest(const char *s)
 {
-	struct seen seen = { { PAGE_OF(s) + 1 }, 1, 0 };
+	struct seen seen = { { PAGE_OF(s) + 1 }, 1, 0, 0 };
 
 	return str_ok(s, &seen);
 }
