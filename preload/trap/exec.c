@@ -349,10 +349,13 @@ static long script(struct plan *pl, const unsigned char *head, long n, const cha
  *   writing wait until the exec has closed that descriptor, by which time
  *   the kernel has read the headers and the interpreter's name and
  *   refuses writers to the image (ETXTBSY).  It cannot be taken while the
- *   file is open for writing.  Its break is signalled to no one (owner
- *   0; SIGURG, ignored by default, meanwhile), and sf_exec checks that it is still held right
- *   before the exec: the kernel removes a lease whose break has waited
- *   lease-break-time.
+ *   file is open for writing.  Its break is signalled to us as SIGURG
+ *   (ignored by default; a program's own handler -- Go's preemption --
+ *   sees one spurious SIGURG when a writer opens the file in those
+ *   microseconds, and one still pending at the exec is ignored in the new
+ *   image), and sf_exec checks that it is still held, unbroken, right
+ *   before the exec: a break in progress reads as F_UNLCK, and the kernel
+ *   removes a lease whose break has waited lease-break-time.
  * - Before it, for a file without a name only (st_nlink 0: a memfd is
  *   one, and a program file on disk is not, so it pays no extra call): a
  *   memfd's writers are not counted by the kernel (exec does not make
@@ -373,7 +376,6 @@ static int hold(struct plan *pl, long gfd, const struct stat *st)
 	sf_sys(SYS_fcntl, gfd, F_SETSIG, SIGURG, 0, 0, 0);
 	r = sf_sys(SYS_fcntl, gfd, F_SETLEASE, F_RDLCK, 0, 0, 0);
 	if (r == 0) {
-		sf_sys(SYS_fcntl, gfd, F_SETOWN, 0, 0, 0, 0);
 		pl->lease_fd = gfd;
 		return 1;
 	}
@@ -898,8 +900,8 @@ long sf_exec(struct sf_call *c)
 		}
 	} else if (pl->lease_fd >= 0 &&
 		   sf_sys(SYS_fcntl, pl->lease_fd, F_GETLEASE, 0, 0, 0, 0) != F_RDLCK) {
-		/* The lease was broken (a writer waited out lease-break-time):
-		 * the content may have changed since we read it. */
+		/* A writer's open broke the lease: it waits on it, or waited
+		 * out lease-break-time and may have changed the content. */
 		ret = -EAGAIN;
 	} else {
 		pass_ignore(&ign);

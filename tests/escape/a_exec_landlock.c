@@ -1,4 +1,4 @@
-// escape: execve under a Landlock layer of its own that hides the library from the loader
+// escape: exec under its own Landlock layer hiding our library
 // expect: interpose=stop trusted=stop run=stop
 /* Landlock checks opens, not access(2): a layer that lets the program read
  * only the system's directories and its own leaves the library's own
