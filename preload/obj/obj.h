@@ -31,6 +31,10 @@ struct sf_range {
 };
 extern struct sf_range sf_image_ro[SF_IMAGE_RO];
 extern unsigned sf_image_ro_n;
+/* The real and effective uid and gid this image was started with (the
+ * auxiliary vector's AT_UID, AT_EUID, AT_GID, AT_EGID, as the process's
+ * user namespace sees them): 0, or -1 when it did not give them. */
+int sf_start_ids(uint32_t ids[4]);
 void sf_objs_libc(void); /* then libc's entry, for sf_libc_sym and the wrappers */
 const char *sf_obj_self(void); /* our file's name on the program's list */
 int sf_obj_soname(const char *soname, struct sf_obj *o);

@@ -23,6 +23,7 @@
 extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));
 
 static uintptr_t at_base SF_HOT, at_phdr SF_HOT, at_phnum SF_HOT, at_vdso;
+static uintptr_t at_ids[4] = { -1ul, -1ul, -1ul, -1ul }; /* AT_UID, AT_EUID, AT_GID, AT_EGID */
 uintptr_t sf_start_lo SF_HOT, sf_start_hi SF_HOT;
 struct sf_range sf_image_ro[SF_IMAGE_RO];
 unsigned sf_image_ro_n;
@@ -359,6 +360,10 @@ int sf_objs_init(int argc, char **argv)
 		case AT_PHDR: at_phdr = a->a_un.a_val; break;
 		case AT_PHNUM: at_phnum = a->a_un.a_val; break;
 		case AT_SYSINFO_EHDR: at_vdso = a->a_un.a_val; break;
+		case AT_UID: at_ids[0] = a->a_un.a_val; break;
+		case AT_EUID: at_ids[1] = a->a_un.a_val; break;
+		case AT_GID: at_ids[2] = a->a_un.a_val; break;
+		case AT_EGID: at_ids[3] = a->a_un.a_val; break;
 		case AT_EXECFN: /* the top: the rest is one mapping */
 			sf_start_hi = a->a_un.a_val + sf_strlen((const char *)a->a_un.a_val);
 			sf_start_lo = (uintptr_t)argv;
@@ -423,6 +428,18 @@ uint32_t sf_kernel_version(void)
 const struct r_debug *sf_objs_rdebug(void)
 {
 	return rdebug;
+}
+
+int sf_start_ids(uint32_t ids[4])
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++) {
+		if (at_ids[i] > 0xffffffffu)
+			return -1;
+		ids[i] = (uint32_t)at_ids[i];
+	}
+	return 0;
 }
 
 int sf_objs_main(uintptr_t *phdr, unsigned *phnum, const char **name)

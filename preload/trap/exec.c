@@ -262,6 +262,41 @@ static long may_exec(long dirfd, const char *path, long flags)
 	return r;
 }
 
+/* The loader ignores LD_PRELOAD in an image the kernel starts in secure
+ * mode (AT_SECURE, security/commoncap.c): one whose effective uid or gid
+ * will differ from the real one (a set-ID file, or a process that
+ * already runs with them apart: the kernel compares the new effective
+ * ids with the old real ones), or whose file capabilities raise it,
+ * unless its real uid is root's.  The ids are those the image was
+ * started with (sf_start_ids) until the program changes any or enters a
+ * new user namespace (sf_exec_note_ids, from special.c and clone.c);
+ * from then on the calling thread's are asked (credentials are per
+ * thread): two calls more in each exec of a program that switched ids. */
+static int ids_changed;
+
+void sf_exec_note_ids(void)
+{
+	__atomic_store_n(&ids_changed, 1, __ATOMIC_RELAXED);
+}
+
+enum { RUID, EUID, RGID, EGID };
+
+static int exec_ids(uint32_t ids[4])
+{
+	uint32_t u[3], g[3];
+
+	if (!__atomic_load_n(&ids_changed, __ATOMIC_RELAXED) && sf_start_ids(ids) == 0)
+		return 0;
+	if (sf_sys(SYS_getresuid, (long)&u[0], (long)&u[1], (long)&u[2], 0, 0, 0) < 0 ||
+	    sf_sys(SYS_getresgid, (long)&g[0], (long)&g[1], (long)&g[2], 0, 0, 0) < 0)
+		return -1;
+	ids[RUID] = u[0];
+	ids[EUID] = u[1];
+	ids[RGID] = g[0];
+	ids[EGID] = g[1];
+	return 0;
+}
+
 /* Errors of an open that the exec would meet as well. */
 static int gone(long e)
 {
@@ -395,6 +430,7 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 {
 	unsigned char head[1024]; /* the ELF header and its program headers */
 	struct stat st;
+	uint32_t ids[4];
 	long n, x, rfd = fd;
 	int held;
 
@@ -404,9 +440,9 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 		fails(pl, -EACCES);
 		goto done;
 	}
-	/* The loader ignores LD_PRELOAD in a program that gains privileges:
-	 * set-ID bits. */
-	if (st.st_mode & (S_ISUID | S_ISGID))
+	/* Secure mode (exec_ids): set-ID bits, ids already apart. */
+	if ((st.st_mode & (S_ISUID | S_ISGID)) || exec_ids(ids) < 0 || ids[EUID] != ids[RUID] ||
+	    ids[EGID] != ids[RGID])
 		goto done;
 	/* Our own read-only descriptor: the program's (fexecve) may be
 	 * O_PATH, or open for writing, and a lease on it would outlive us. */
@@ -416,9 +452,11 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 	n = sf_sys(SYS_pread64, rfd, (long)head, sizeof head, 0, 0, 0);
 	if (n < 0)
 		goto done;
-	/* And file capabilities (ping...): present, or cannot tell. */
-	x = sf_sys(SYS_fgetxattr, rfd, (long)"security.capability", 0, 0, 0, 0);
-	if (x != -ENODATA && x != -EOPNOTSUPP)
+	/* And file capabilities (ping...): present, or cannot tell; not
+	 * asked for a real root, whom they never put in secure mode. */
+	if (ids[RUID] != 0 &&
+	    (x = sf_sys(SYS_fgetxattr, rfd, (long)"security.capability", 0, 0, 0, 0)) != -ENODATA &&
+	    x != -EOPNOTSUPP)
 		goto done;
 	if (n >= 2 && head[0] == '#' && head[1] == '!') {
 		/* The kernel reads HEAD bytes of a script. */

@@ -19,6 +19,8 @@ int sf_is_special(long nr)
 	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
 	case SYS_execve: case SYS_execveat: case SYS_prctl: case SYS_sigaltstack:
 	case SYS_ptrace: case SYS_landlock_restrict_self:
+	case SYS_setuid: case SYS_setgid: case SYS_setreuid: case SYS_setregid:
+	case SYS_setresuid: case SYS_setresgid: case SYS_unshare: case SYS_setns:
 		return 1;
 	default:
 		return 0;
@@ -231,6 +233,10 @@ long sf_issue(struct sf_call *c)
 	case SYS_sigaltstack: return do_sigaltstack(c);
 	case SYS_landlock_restrict_self:
 		sf_exec_note_landlock();
+		return issue(c);
+	case SYS_setuid: case SYS_setgid: case SYS_setreuid: case SYS_setregid:
+	case SYS_setresuid: case SYS_setresgid: case SYS_unshare: case SYS_setns:
+		sf_exec_note_ids(); /* what an exec asks of them (exec.c) */
 		return issue(c);
 	default: return issue(c);
 	}

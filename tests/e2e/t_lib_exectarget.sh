@@ -31,6 +31,17 @@ if [ "$(id -u)" -eq 0 ]; then
 	killed_static setresuid setresuid-exec "$SCRATCH/rootonly" getpriority
 fi
 
+# Real and effective uid apart before a plain exec: the kernel starts
+# the new image in secure mode (AT_SECURE), whose loader ignores
+# LD_PRELOAD.  A dynamic image, which would run without the library.
+if [ "$(id -u)" -eq 0 ]; then
+	filtered '*: 1; io_uring_setup: 0; write: fd == 1' "$C" setresuid-exec "$PROGS/lib_probe" wrapper \
+		>ids.out 2>ids.err; st=$?
+	expect_no_grep '^wrapper$' ids.err
+	[ "$st" -eq 159 ] || { cat ids.err >&2; fail "ids apart: expected 159, got $st"; }
+	echo "ok a dynamic image exec'd with the effective uid apart from the real one gets the kernel filter"
+fi
+
 # File capabilities put the loader in secure mode for an unprivileged
 # user: it ignores LD_PRELOAD, so the policy must go in as a kernel filter.
 asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
