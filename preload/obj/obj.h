@@ -21,16 +21,11 @@ int sf_objs_init(int argc, char **argv);  /* the constructor's arguments; 0 or -
  * unmapped or protected its own start's pages.  0 and 0 before
  * sf_objs_init. */
 extern uintptr_t sf_start_lo, sf_start_hi;
-/* The main program's and libc's segments mapped without write permission
- * (where the paths and words a program execs with are, as constants):
- * readable unless the program unmaps or protects its own image.  Set by
- * sf_objs_init and sf_objs_libc. */
-#define SF_IMAGE_RO 6
-struct sf_range {
-	uintptr_t lo, hi;
-};
-extern struct sf_range sf_image_ro[SF_IMAGE_RO];
-extern unsigned sf_image_ro_n;
+/* Whether addr lies in a segment of the main program or libc mapped
+ * without write permission (where the paths and words a program execs
+ * with are, as constants): readable unless the program unmaps or
+ * protects its own image. */
+int sf_in_image_ro(uintptr_t addr);
 /* The real and effective uid and gid this image was started with (the
  * auxiliary vector's AT_UID, AT_EUID, AT_GID, AT_EGID, as the process's
  * user namespace sees them): 0, or -1 when it did not give them. */

@@ -25,8 +25,6 @@ extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));
 static uintptr_t at_base SF_HOT, at_phdr SF_HOT, at_phnum SF_HOT, at_vdso;
 static uintptr_t at_ids[4] = { -1ul, -1ul, -1ul, -1ul }; /* AT_UID, AT_EUID, AT_GID, AT_EGID */
 uintptr_t sf_start_lo SF_HOT, sf_start_hi SF_HOT;
-struct sf_range sf_image_ro[SF_IMAGE_RO];
-unsigned sf_image_ro_n;
 static const char *argv0 SF_HOT;
 static struct r_debug *rdebug SF_HOT;
 static struct sf_obj libc SF_HOT;
@@ -306,38 +304,41 @@ static struct r_debug *find_rdebug(void)
  * (the environment may have moved: setenv in an earlier constructor).
  * unsetenv in one moves the stack's entries down in place, leaving more
  * NULLs before the auxv, whose first entry is never AT_NULL. */
-/* The object's segments mapped without write permission (its text and
- * read-only data, where a program's string constants lie), while there
- * is room. */
-static void note_ro(const struct sf_obj *o)
+/* Whether addr lies in one of the object's segments mapped without write
+ * permission (its text and read-only data). */
+static int in_ro(const struct sf_obj *o, uintptr_t addr)
 {
 	unsigned i;
 
-	for (i = 0; i < o->phnum && sf_image_ro_n < SF_IMAGE_RO; i++) {
+	for (i = 0; i < o->phnum; i++) {
 		const Elf64_Phdr *ph = &o->phdr[i];
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_R) || (ph->p_flags & PF_W) ||
-		    !ph->p_filesz)
-			continue;
-		sf_image_ro[sf_image_ro_n].lo = o->bias + ph->p_vaddr;
-		sf_image_ro[sf_image_ro_n++].hi = o->bias + ph->p_vaddr + ph->p_filesz;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && !(ph->p_flags & PF_W) &&
+		    addr - (o->bias + ph->p_vaddr) < ph->p_filesz)
+			return 1;
 	}
+	return 0;
 }
 
-/* The main program's: its program headers lie in its image (PT_PHDR)
- * when it has them at all. */
-static void note_main_ro(void)
+/* Asked only where a readability probe would be made instead: a scan of
+ * two program-header tables, where computing their ranges at start-up
+ * cost every image 800 instructions. */
+int sf_in_image_ro(uintptr_t addr)
 {
 	struct sf_obj m = { 0 };
 	unsigned i;
 
+	if (libc_found && in_ro(&libc, addr))
+		return 1;
+	/* The main program's: its program headers lie in its image
+	 * (PT_PHDR) when it has them at all. */
 	m.phdr = (const Elf64_Phdr *)at_phdr;
 	m.phnum = at_phnum < 256 ? (unsigned)at_phnum : 0;
 	for (i = 0; i < m.phnum; i++)
 		if (m.phdr[i].p_type == PT_PHDR) {
 			m.bias = at_phdr - m.phdr[i].p_vaddr;
-			note_ro(&m);
-			return;
+			return in_ro(&m, addr);
 		}
+	return 0;
 }
 
 int sf_objs_init(int argc, char **argv)
@@ -370,8 +371,6 @@ int sf_objs_init(int argc, char **argv)
 			break;
 		}
 	}
-	if (at_phdr)
-		note_main_ro();
 	rdebug = find_rdebug();
 	return rdebug ? 0 : -1;
 }
@@ -381,8 +380,6 @@ void sf_objs_libc(void)
 	if (libc_found || !rdebug)
 		return;
 	libc_found = sf_obj_soname("libc.so.6", &libc) == 0;
-	if (libc_found)
-		note_ro(&libc);
 	sf_setcanceltype = (int (*)(int, int *))sf_libc_sym("pthread_setcanceltype");
 }
 

@@ -19,7 +19,7 @@
  * stack pointer within MAIN_REACH below argv) vouches for the frames
  * between its stack pointer and argv too: execv's vector built in main's
  * frame.  Nor the read-only segments of the
- * main program and libc (sf_image_ro), where the constant paths and
+ * main program and libc (sf_in_image_ro), where the constant paths and
  * words of execl("/bin/true", ...) or system()'s "/bin/sh" lie.  A
  * program that unmaps or protects those and then passes a pointer into
  * them crashes in the library instead of getting EFAULT.
@@ -84,9 +84,6 @@ static int page_readable(uintptr_t page, struct seen *s)
 	if (page >= PAGE_OF(s->stack_lo ? s->stack_lo : sf_start_lo) &&
 	    page <= PAGE_OF(sf_start_hi) && sf_start_hi)
 		return 1;
-	for (i = 0; i < sf_image_ro_n; i++)
-		if (page + PAGE > sf_image_ro[i].lo && page < sf_image_ro[i].hi)
-			return 1;
 	/* most strings lie in the page of the one before them */
 	if (s->page[s->last] == page + 1)
 		return 1;
@@ -95,7 +92,7 @@ static int page_readable(uintptr_t page, struct seen *s)
 			s->last = i;
 			return 1;
 		}
-	if (!sf_page_readable(page))
+	if (!sf_in_image_ro(page) && !sf_page_readable(page))
 		return 0;
 	s->last = s->next++ % SEEN_PAGES;
 	s->page[s->last] = page + 1;
