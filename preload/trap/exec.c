@@ -31,6 +31,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -268,18 +269,54 @@ static long may_exec(long dirfd, const char *path, long flags)
  * already runs with them apart: the kernel compares the new effective
  * ids with the old real ones), or whose file capabilities raise it,
  * unless its real uid is root's.  The ids are those the image was
- * started with (sf_start_ids) until the program changes any or enters a
- * new user namespace (sf_exec_note_ids, from special.c and clone.c);
- * from then on the calling thread's are asked (credentials are per
- * thread): two calls more in each exec of a program that switched ids. */
+ * started with (sf_start_ids) until a call of the program's may have
+ * changed them (sf_exec_note_ids); from then on the calling thread's
+ * are asked (credentials are per thread): two calls more in each exec of
+ * a program that switched ids. */
 static int ids_changed;
 
-void sf_exec_note_ids(void)
+enum { RUID, EUID, RGID, EGID };
+
+/* A set*id argument that leaves the id as it is: -1, or its value. */
+static int keeps(uint64_t arg, uint32_t id)
 {
-	__atomic_store_n(&ids_changed, 1, __ATOMIC_RELAXED);
+	return (uint32_t)arg == (uint32_t)-1 || (uint32_t)arg == id;
 }
 
-enum { RUID, EUID, RGID, EGID };
+/* c is about to be issued: set*id, unshare, setns, or a clone into a new
+ * user namespace (which changes what "root" means).  A call that sets the
+ * real and effective ids to what they are changes nothing: glibc's
+ * posix_spawn with POSIX_SPAWN_RESETIDS (make's) makes two in every
+ * child, which shares its parent's memory. */
+void sf_exec_note_ids(const struct sf_call *c)
+{
+	uint32_t ids[4];
+	int same;
+
+	if (__atomic_load_n(&ids_changed, __ATOMIC_RELAXED) || sf_start_ids(ids) < 0)
+		return;
+	switch (c->nr) {
+	case SYS_setresuid: case SYS_setreuid:
+		same = keeps(c->a[0], ids[RUID]) && keeps(c->a[1], ids[EUID]);
+		break;
+	case SYS_setresgid: case SYS_setregid:
+		same = keeps(c->a[0], ids[RGID]) && keeps(c->a[1], ids[EGID]);
+		break;
+	case SYS_setuid:
+		same = (uint32_t)c->a[0] == ids[RUID] && (uint32_t)c->a[0] == ids[EUID];
+		break;
+	case SYS_setgid:
+		same = (uint32_t)c->a[0] == ids[RGID] && (uint32_t)c->a[0] == ids[EGID];
+		break;
+	case SYS_unshare:
+		same = !(c->a[0] & CLONE_NEWUSER);
+		break;
+	default: /* setns (to any namespace, a user one too), a clone */
+		same = 0;
+	}
+	if (!same)
+		__atomic_store_n(&ids_changed, 1, __ATOMIC_RELAXED);
+}
 
 static int exec_ids(uint32_t ids[4])
 {

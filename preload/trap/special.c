@@ -236,7 +236,7 @@ long sf_issue(struct sf_call *c)
 		return issue(c);
 	case SYS_setuid: case SYS_setgid: case SYS_setreuid: case SYS_setregid:
 	case SYS_setresuid: case SYS_setresgid: case SYS_unshare: case SYS_setns:
-		sf_exec_note_ids(); /* what an exec asks of them (exec.c) */
+		sf_exec_note_ids(c); /* what an exec asks of them (exec.c) */
 		return issue(c);
 	default: return issue(c);
 	}
