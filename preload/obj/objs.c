@@ -299,11 +299,6 @@ static struct r_debug *find_rdebug(void)
 	return ld.dyn ? sf_obj_sym(&ld, "_r_debug") : NULL;
 }
 
-/* The auxv follows the environment's NULL on the initial stack.  argv is
- * the one the loader hands to constructors, which still points there
- * (the environment may have moved: setenv in an earlier constructor).
- * unsetenv in one moves the stack's entries down in place, leaving more
- * NULLs before the auxv, whose first entry is never AT_NULL. */
 /* Whether addr lies in one of the object's segments mapped without write
  * permission (its text and read-only data). */
 static int in_ro(const struct sf_obj *o, uintptr_t addr)
@@ -321,7 +316,7 @@ static int in_ro(const struct sf_obj *o, uintptr_t addr)
 
 /* Asked only where a readability probe would be made instead: a scan of
  * two program-header tables, where computing their ranges at start-up
- * cost every image 800 instructions. */
+ * cost every image about 240 instructions. */
 int sf_in_image_ro(uintptr_t addr)
 {
 	struct sf_obj m = { 0 };
@@ -341,6 +336,11 @@ int sf_in_image_ro(uintptr_t addr)
 	return 0;
 }
 
+/* The auxv follows the environment's NULL on the initial stack.  argv is
+ * the one the loader hands to constructors, which still points there
+ * (the environment may have moved: setenv in an earlier constructor).
+ * unsetenv in one moves the stack's entries down in place, leaving more
+ * NULLs before the auxv, whose first entry is never AT_NULL. */
 int sf_objs_init(int argc, char **argv)
 {
 	char **p;
