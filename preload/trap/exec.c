@@ -424,8 +424,8 @@ static long script(struct plan *pl, const unsigned char *head, long n, const cha
  *   file is open for writing.  Its break is signalled to us as SIGURG
  *   (ignored by default; a program's own handler -- Go's preemption --
  *   sees one spurious SIGURG when a writer opens the file in those
- *   microseconds, and one still pending at the exec is ignored in the new
- *   image), and sf_exec checks that it is still held, unbroken, right
+ *   microseconds; one still pending at the exec is discarded in the new
+ *   image, or stays pending if the program blocks SIGURG), and sf_exec checks that it is still held, unbroken, right
  *   before the exec: a break in progress reads as F_UNLCK, and the kernel
  *   removes a lease whose break has waited lease-break-time.
  * - Before it, for a file without a name only (st_nlink 0: a memfd is
