@@ -269,7 +269,7 @@ long sf_clone(struct sf_call *c)
 	if (e < 0)
 		return e;
 	if (r.flags & CLONE_NEWUSER) /* the parent's too: it is simpler */
-		sf_exec_note_ids(c);
+		sf_exec_note(c);
 	if (r.stack_top)
 		return new_stack(c, &r);
 	if (!(r.flags & CLONE_VM))

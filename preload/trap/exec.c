@@ -33,6 +33,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -283,12 +284,12 @@ static int keeps(uint64_t arg, uint32_t id)
 	return (uint32_t)arg == (uint32_t)-1 || (uint32_t)arg == id;
 }
 
-/* c is about to be issued: set*id, unshare, setns, or a clone into a new
+/* c may change the ids: set*id, unshare, setns, or a clone into a new
  * user namespace (which changes what "root" means).  A call that sets the
  * real and effective ids to what they are changes nothing: glibc's
  * posix_spawn with POSIX_SPAWN_RESETIDS (make's) makes two in every
  * child, which shares its parent's memory. */
-void sf_exec_note_ids(const struct sf_call *c)
+static void note_ids(const struct sf_call *c)
 {
 	uint32_t ids[4];
 	int same;
@@ -576,25 +577,59 @@ static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *name
 			fails(pl, e);
 }
 
-/* A program that entered a Landlock domain of its own (a layer of ours
- * always grants this library) may have hidden the library from the next
- * image's loader, and faccessat cannot tell: Landlock checks opens, not
- * access(2).  From the first landlock_restrict_self the program makes
- * (special.c), the check is an open.  The domain is immutable and its
- * forks inherit the flag with it; an image the library was loaded in
- * was loaded inside the domain, which allowed it. */
-static int own_landlock;
+/* Whether the program may have changed how this library looks to the
+ * next image's loader in a way faccessat cannot tell.  Landlock checks
+ * opens, not access(2): a domain of the program's own (a layer of ours
+ * always grants the library) may hide it.  A mount may make its
+ * directory noexec, where the loader's PROT_EXEC mapping fails, or put
+ * another file there.  From the first such call of the program's
+ * (sf_exec_note), the check is what the loader does: an open and an
+ * executable mapping.  Forks inherit the flag with what it stands for;
+ * an image the library was loaded in was loaded in that state. */
+static int lib_view_changed;
 
-void sf_exec_note_landlock(void)
+static void note_lib_view(const struct sf_call *c)
 {
-	__atomic_store_n(&own_landlock, 1, __ATOMIC_RELAXED);
+	if (c->nr != SYS_unshare || (c->a[0] & CLONE_NEWNS))
+		__atomic_store_n(&lib_view_changed, 1, __ATOMIC_RELAXED);
 }
 
-/* Whether the new image's loader will be able to open this library: a
- * process that dropped its privileges, changed its root or entered a
- * Landlock domain may no longer reach it, a library removed under a
- * running tree is gone, and a path with a space or a colon is cut in
- * pieces by the loader; it then goes on without it ("cannot be
+void sf_exec_note(const struct sf_call *c)
+{
+	switch (c->nr) {
+	case SYS_landlock_restrict_self: case SYS_mount: case SYS_umount2:
+	case SYS_move_mount: case SYS_mount_setattr: case SYS_pivot_root: case SYS_chroot:
+		note_lib_view(c);
+		return;
+	case SYS_unshare: case SYS_setns:
+		note_lib_view(c);
+		note_ids(c);
+		return;
+	default: /* set*id, a clone into a new user namespace */
+		note_ids(c);
+	}
+}
+
+/* The loader's own way to the library: open it and map it executable. */
+static int lib_maps(void)
+{
+	long fd = sf_sys(SYS_openat, AT_FDCWD, (long)sf_cfg.lib_path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	long m;
+
+	if (fd < 0)
+		return 0;
+	m = sf_sys(SYS_mmap, 0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (m >= 0 || m < -4095)
+		sf_sys(SYS_munmap, m, 4096, 0, 0, 0, 0);
+	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return m >= 0 || m < -4095;
+}
+
+/* Whether the new image's loader will be able to load this library: a
+ * process that dropped its privileges, changed its root or its mounts or
+ * entered a Landlock domain may no longer reach it, a library removed
+ * under a running tree is gone, and a path with a space or a colon is
+ * cut in pieces by the loader; it then goes on without it ("cannot be
  * preloaded: ignored"). */
 static int lib_reachable(void)
 {
@@ -606,12 +641,8 @@ static int lib_reachable(void)
 	for (s = sf_cfg.lib_path; *s; s++)
 		if (*s == ' ' || *s == ':')
 			return 0;
-	if (__atomic_load_n(&own_landlock, __ATOMIC_RELAXED)) {
-		r = sf_sys(SYS_openat, AT_FDCWD, (long)sf_cfg.lib_path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
-		if (r >= 0)
-			sf_sys(SYS_close, r, 0, 0, 0, 0, 0);
-		return r >= 0;
-	}
+	if (__atomic_load_n(&lib_view_changed, __ATOMIC_RELAXED))
+		return lib_maps();
 	r = sf_sys(SYS_faccessat2, AT_FDCWD, (long)sf_cfg.lib_path, R_OK, AT_EACCESS, 0, 0);
 	if (r == -ENOSYS)
 		r = sf_sys(SYS_faccessat, AT_FDCWD, (long)sf_cfg.lib_path, R_OK, 0, 0, 0);

@@ -9,6 +9,14 @@
 
 #include "trap.h"
 
+/* The calls an exec must hear of (exec.c, sf_exec_note): set*id, a new
+ * user or mount namespace, mounts, a new root, a Landlock domain. */
+#define SF_EXEC_NOTED                                                                  \
+	case SYS_setuid: case SYS_setgid: case SYS_setreuid: case SYS_setregid:        \
+	case SYS_setresuid: case SYS_setresgid: case SYS_unshare: case SYS_setns:      \
+	case SYS_landlock_restrict_self: case SYS_mount: case SYS_umount2:             \
+	case SYS_move_mount: case SYS_mount_setattr: case SYS_pivot_root: case SYS_chroot
+
 int sf_is_special(long nr)
 {
 	switch (nr) {
@@ -18,9 +26,8 @@ int sf_is_special(long nr)
 	case SYS_signalfd: case SYS_signalfd4:
 	case SYS_clone: case SYS_clone3: case SYS_fork: case SYS_vfork:
 	case SYS_execve: case SYS_execveat: case SYS_prctl: case SYS_sigaltstack:
-	case SYS_ptrace: case SYS_landlock_restrict_self:
-	case SYS_setuid: case SYS_setgid: case SYS_setreuid: case SYS_setregid:
-	case SYS_setresuid: case SYS_setresgid: case SYS_unshare: case SYS_setns:
+	case SYS_ptrace:
+	SF_EXEC_NOTED:
 		return 1;
 	default:
 		return 0;
@@ -231,12 +238,8 @@ long sf_issue(struct sf_call *c)
 	case SYS_prctl: return do_prctl(c);
 	case SYS_ptrace: return do_ptrace(c);
 	case SYS_sigaltstack: return do_sigaltstack(c);
-	case SYS_landlock_restrict_self:
-		sf_exec_note_landlock();
-		return issue(c);
-	case SYS_setuid: case SYS_setgid: case SYS_setreuid: case SYS_setregid:
-	case SYS_setresuid: case SYS_setresgid: case SYS_unshare: case SYS_setns:
-		sf_exec_note_ids(c); /* what an exec asks of them (exec.c) */
+	SF_EXEC_NOTED:
+		sf_exec_note(c); /* what an exec asks about (exec.c) */
 		return issue(c);
 	default: return issue(c);
 	}

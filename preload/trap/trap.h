@@ -50,8 +50,9 @@ long sf_clone(struct sf_call *c);
 
 /* exec.c */
 long sf_exec(struct sf_call *c);
-void sf_exec_note_landlock(void); /* the program enters a Landlock domain of its own */
-void sf_exec_note_ids(const struct sf_call *c); /* it may change its ids or user namespace */
+/* c, about to be issued, may change what an exec asks about: the ids,
+ * the user namespace, how the library looks (mounts, root, Landlock). */
+void sf_exec_note(const struct sf_call *c);
 void sf_exec_reap(void); /* after a CLONE_VM|CLONE_VFORK child: see exec.c */
 
 /* frame.c: the size of a signal frame's vector state, and what it holds. */
