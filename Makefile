@@ -64,7 +64,7 @@ PROGS := $(patsubst tests/progs/%.c,$(B)/progs/%,$(wildcard tests/progs/*.c))
 # objects lib_*.so.
 ESCAPES := $(patsubst tests/escape/%.c,$(B)/escape/%,$(wildcard tests/escape/a_*.c)) \
 	$(patsubst tests/escape/%.c,$(B)/escape/%.so,$(wildcard tests/escape/lib_*.c)) \
-	$(B)/escape/h_interp $(B)/escape/h_interp_user \
+	$(B)/escape/h_interp $(B)/escape/h_interp_user $(B)/escape/h_nolibc \
 	$(B)/escape/fakelibs/libunwind.so.8 $(B)/escape/fakelibc/libc.so.6
 
 # The version has one home, tools/secfilter.h; the library's ABI version
@@ -284,6 +284,11 @@ $(B)/escape/%.so: tests/escape/%.c tests/escape/escape.h
 $(B)/escape/h_interp: tests/escape/h_interp.c
 	@mkdir -p $(@D)
 	$(CC) -O1 $(WARN) -static -nostdlib -fno-pic -no-pie -o $@ $<
+
+# Dynamic, with the system's loader and no library: a_exec_rlimit.
+$(B)/escape/h_nolibc: tests/escape/h_nolibc.c
+	@mkdir -p $(@D)
+	$(CC) -O1 $(WARN) -nostdlib -fPIE -pie -Wl,--dynamic-linker=/lib64/ld-linux-x86-64.so.2 -o $@ $<
 
 $(B)/escape/h_interp_user: tests/escape/h_interp_user.c $(B)/escape/h_interp
 	@mkdir -p $(@D)

@@ -30,6 +30,10 @@ int sf_in_image_ro(uintptr_t addr);
  * auxiliary vector's AT_UID, AT_EUID, AT_GID, AT_EGID, as the process's
  * user namespace sees them): 0, or -1 when it did not give them. */
 int sf_start_ids(uint32_t ids[4]);
+/* self.c: what mapping an image's PT_LOAD segments takes, its whole span
+ * and the writable part (page-rounded), for phdrs or for this library. */
+void sf_elf_load_size(const Elf64_Phdr *ph, unsigned phnum, uint64_t *span, uint64_t *writable);
+void sf_self_load_size(uint64_t *span, uint64_t *writable);
 void sf_objs_libc(void); /* then libc's entry, for sf_libc_sym and the wrappers */
 const char *sf_obj_self(void); /* our file's name on the program's list */
 int sf_obj_soname(const char *soname, struct sf_obj *o);

@@ -1,6 +1,7 @@
 /* This image: its build id, which the copies of the library in one
  * process compare (entry/audit.c) and trusted mode's mark names
- * (trap/trusted.c), and the names its file goes by. */
+ * (trap/trusted.c), the names its file goes by, and the memory a loader
+ * needs to map it. */
 #include <elf.h>
 #include <link.h>
 
@@ -75,4 +76,30 @@ int sf_our_name(const char *path)
 	for (i = 0; name && base[i] && name[i] == base[i]; i++)
 		;
 	return name && !base[i];
+}
+
+void sf_elf_load_size(const Elf64_Phdr *ph, unsigned phnum, uint64_t *span, uint64_t *writable)
+{
+	uint64_t lo = ~0ull, hi = 0;
+	unsigned i;
+
+	*writable = 0;
+	for (i = 0; i < phnum; i++) {
+		uint64_t a, b;
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		a = ph[i].p_vaddr & ~4095ull;
+		b = (ph[i].p_vaddr + ph[i].p_memsz + 4095) & ~4095ull;
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+		if (ph[i].p_flags & PF_W)
+			*writable += b - a;
+	}
+	*span = hi > lo ? hi - lo : 0;
+}
+
+void sf_self_load_size(uint64_t *span, uint64_t *writable)
+{
+	sf_elf_load_size((const Elf64_Phdr *)((const char *)&__ehdr_start + __ehdr_start.e_phoff),
+			 __ehdr_start.e_phnum, span, writable);
 }

@@ -34,6 +34,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -182,6 +183,36 @@ static enum target elf_kind(long fd, const unsigned char *head, long n)
 		return known_loader(interp) ? T_PRELOAD : T_KERNEL;
 	}
 	return T_KERNEL;
+}
+
+/* Whether the new image's loader will have room to map this library.
+ * It maps LD_PRELOAD's library before anything else of the image's and
+ * goes on without it when the mapping fails ("failed to map segment:
+ * ignored"): an address-space or data limit that leaves room for a
+ * program needing no library and none for ours would run it unfiltered
+ * (a_exec_rlimit).  Both limits must cover the program's own mapping and
+ * ours with LIMIT_SLACK to spare (the loader, the initial stack with its
+ * strings, the vDSO); an unlimited one always does.  Program headers
+ * beyond what was read: only unlimited limits are trusted. */
+#define LIMIT_SLACK (32ull << 20)
+static int loader_room(const unsigned char *head, long n)
+{
+	const Elf64_Ehdr *eh = (const void *)head;
+	uint64_t pspan = ~0ull >> 2, pw = ~0ull >> 2, lspan, lw;
+	struct rlimit64 {
+		uint64_t cur, max;
+	} as, data;
+
+	if (sf_sys(SYS_prlimit64, 0, RLIMIT_AS, 0, (long)&as, 0, 0) < 0 ||
+	    sf_sys(SYS_prlimit64, 0, RLIMIT_DATA, 0, (long)&data, 0, 0) < 0)
+		return 0;
+	if (as.cur == ~0ull && data.cur == ~0ull)
+		return 1;
+	if (eh->e_phoff <= (uint64_t)n && (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) <= n - eh->e_phoff)
+		sf_elf_load_size((const Elf64_Phdr *)(head + eh->e_phoff), eh->e_phnum, &pspan, &pw);
+	sf_self_load_size(&lspan, &lw);
+	return (as.cur == ~0ull || as.cur >= pspan + lspan + LIMIT_SLACK) &&
+	       (data.cur == ~0ull || data.cur >= pw + lw + LIMIT_SLACK);
 }
 
 static int spacetab(char c)
@@ -501,8 +532,11 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 		script(pl, head, n < HEAD ? n : HEAD, filename, inaccessible, depth);
 		goto done;
 	}
-	if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
+	if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F') {
 		pl->t = elf_kind(rfd, head, n);
+		if (pl->t == T_PRELOAD && !loader_room(head, n))
+			pl->t = T_KERNEL;
+	}
 	else
 		pl->t = T_PRELOAD; /* ENOEXEC, or binfmt_misc, which cannot open it by fd */
 	if (pl->t == T_PRELOAD && !held)
