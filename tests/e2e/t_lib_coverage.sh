@@ -62,12 +62,12 @@ for line in open(sys.argv[1]):
         nr[f[1]] = int(f[0])
 name = {v: k for k, v in nr.items()}
 # Calls the library's special handling makes on the program's behalf
-# (blocking signals around clone, probing an exec's target, arming, the
-# return of its own SIGSYS handler, reading back the mask and alternate
-# stack a trapped call changed).
+# (blocking signals around clone, probing an exec's target and the room
+# its loader will have, arming, the return of its own SIGSYS handler,
+# reading back the mask and alternate stack a trapped call changed).
 OWN = {"rt_sigprocmask", "prctl", "faccessat", "faccessat2", "pread64", "openat", "close",
        "newfstatat", "fstat", "getpid", "gettid", "mmap", "munmap", "rt_sigreturn",
-       "sigaltstack", "fgetxattr"}
+       "sigaltstack", "fgetxattr", "prlimit64", "getresuid", "getresgid"}
 # Calls the library answers itself when they cannot succeed (an exec of a
 # file that is not there, as execvp tries each PATH directory): reported,
 # never made; so is rt_sigaction(SIGSYS), which never reaches the kernel
