@@ -88,6 +88,10 @@ void sf_elf_load_size(const Elf64_Phdr *ph, unsigned phnum, uint64_t *span, uint
 		uint64_t a, b;
 		if (ph[i].p_type != PT_LOAD)
 			continue;
+		if (ph[i].p_vaddr > (1ull << 47) || ph[i].p_memsz > (1ull << 47)) {
+			*span = *writable = 1ull << 48; /* no image: more than any limit allows */
+			return;
+		}
 		a = ph[i].p_vaddr & ~4095ull;
 		b = (ph[i].p_vaddr + ph[i].p_memsz + 4095) & ~4095ull;
 		lo = a < lo ? a : lo;
