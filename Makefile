@@ -285,8 +285,9 @@ $(B)/escape/h_interp: tests/escape/h_interp.c
 	@mkdir -p $(@D)
 	$(CC) -O1 $(WARN) -static -nostdlib -fno-pic -no-pie -o $@ $<
 
-# Dynamic, with the system's loader and no library: a_exec_rlimit.
-$(B)/escape/h_nolibc: tests/escape/h_nolibc.c
+# The same code dynamic, with the system's loader and no library:
+# a_exec_rlimit.
+$(B)/escape/h_nolibc: tests/escape/h_interp.c
 	@mkdir -p $(@D)
 	$(CC) -O1 $(WARN) -nostdlib -fPIE -pie -Wl,--dynamic-linker=/lib64/ld-linux-x86-64.so.2 -o $@ $<
 

@@ -4,7 +4,8 @@
 /* The loader maps LD_PRELOAD's library before anything else of the
  * image's and goes on without it when the mapping fails ("failed to map
  * segment from shared object: ignored").  An RLIMIT_AS of 1 MiB leaves
- * room for a program that needs no library (h_nolibc) and none for the
+ * room for a program that needs no library (h_nolibc, built from
+ * h_interp.c) and none for the
  * library.  The library's exec gives such an image the kernel filter
  * (or fails, if even that cannot be built in 1 MiB); under a kernel
  * filter already the limit changes nothing.  The control runs without

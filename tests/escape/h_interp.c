@@ -1,6 +1,8 @@
 /* A static "interpreter" for h_interp_user's PT_INTERP: no libc (it runs
  * with the auxv of the program that named it), only the forbidden call
- * on argv[1] and an exit. */
+ * on argv[1] and an exit.  Built again as h_nolibc, a dynamic program
+ * with the system's loader and no library (a_exec_rlimit), which needs
+ * almost no address space. */
 __asm__(".text\n"
 	".globl _start\n"
 	"_start:\n"
