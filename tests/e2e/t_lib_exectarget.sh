@@ -42,6 +42,16 @@ if [ "$(id -u)" -eq 0 ]; then
 	echo "ok a dynamic image exec'd with the effective uid apart from the real one gets the kernel filter"
 fi
 
+# An address-space limit with room for the program and the library: the
+# new image loads the library, which reports the violation (a kill with
+# its report, not the kernel filter's SIGSYS); 1 MiB has no room for it
+# (escape battery, a_exec_rlimit).
+(ulimit -v 2000000 && exec env LD_PRELOAD="$LIB" SECFILTER_POLICY='*: 1; io_uring_setup: 0; write: fd == 1' \
+	"$PROGS/lib_probe" clearenv-exec "$PROGS/lib_probe" wrapper) >lim.out 2>lim.err; st=$?
+expect_grep 'lib_probe\[[0-9]+\]: system call 1 \(sys_write\) blocked' lim.err
+[ "$st" -eq 137 ] || { cat lim.err >&2; fail "a 2 GB limit: expected the library's kill (137), got $st"; }
+echo "ok a roomy address-space limit keeps the library in the new image"
+
 # File capabilities put the loader in secure mode for an unprivileged
 # user: it ignores LD_PRELOAD, so the policy must go in as a kernel filter.
 asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
