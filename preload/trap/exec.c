@@ -73,6 +73,8 @@ struct plan {
 	const char *words[2 * MAX_INTERP + 1];
 	int nwords;
 	char *filename;    /* the name the kernel gives the first file */
+	uint32_t ids[4];   /* exec_ids, asked once for every level of scripts */
+	int ids_known;
 	char lines[MAX_INTERP][HEAD]; /* last: not cleared (plan_init) */
 };
 
@@ -198,21 +200,19 @@ static enum target elf_kind(long fd, const unsigned char *head, long n)
 static int loader_room(const unsigned char *head, long n)
 {
 	const Elf64_Ehdr *eh = (const void *)head;
-	uint64_t pspan = ~0ull >> 2, pw = ~0ull >> 2, lspan, lw;
-	struct rlimit64 {
-		uint64_t cur, max;
-	} as, data;
+	uint64_t pspan = 1ull << 48, pw = 1ull << 48, lspan, lw; /* more than any limit */
+	struct rlimit as, data;
 
 	if (sf_sys(SYS_prlimit64, 0, RLIMIT_AS, 0, (long)&as, 0, 0) < 0 ||
 	    sf_sys(SYS_prlimit64, 0, RLIMIT_DATA, 0, (long)&data, 0, 0) < 0)
 		return 0;
-	if (as.cur == ~0ull && data.cur == ~0ull)
+	if (as.rlim_cur == RLIM_INFINITY && data.rlim_cur == RLIM_INFINITY)
 		return 1;
 	if (eh->e_phoff <= (uint64_t)n && (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) <= n - eh->e_phoff)
 		sf_elf_load_size((const Elf64_Phdr *)(head + eh->e_phoff), eh->e_phnum, &pspan, &pw);
 	sf_self_load_size(&lspan, &lw);
-	return (as.cur == ~0ull || as.cur >= pspan + lspan + LIMIT_SLACK) &&
-	       (data.cur == ~0ull || data.cur >= pw + lw + LIMIT_SLACK);
+	return (as.rlim_cur == RLIM_INFINITY || as.rlim_cur >= pspan + lspan + LIMIT_SLACK) &&
+	       (data.rlim_cur == RLIM_INFINITY || data.rlim_cur >= pw + lw + LIMIT_SLACK);
 }
 
 static int spacetab(char c)
@@ -302,7 +302,7 @@ static long may_exec(long dirfd, const char *path, long flags)
  * ids with the old real ones), or whose file capabilities raise it,
  * unless its real uid is root's.  The ids are those the image was
  * started with (sf_start_ids) until a call of the program's may have
- * changed them (sf_exec_note_ids); from then on the calling thread's
+ * changed them (sf_exec_note); from then on the calling thread's
  * are asked (credentials are per thread): two calls more in each exec of
  * a program that switched ids. */
 static int ids_changed;
@@ -457,9 +457,10 @@ static long script(struct plan *pl, const unsigned char *head, long n, const cha
  *   (ignored by default; a program's own handler -- Go's preemption --
  *   sees one spurious SIGURG when a writer opens the file in those
  *   microseconds; one still pending at the exec is discarded in the new
- *   image, or stays pending if the program blocks SIGURG), and sf_exec checks that it is still held, unbroken, right
- *   before the exec: a break in progress reads as F_UNLCK, and the kernel
- *   removes a lease whose break has waited lease-break-time.
+ *   image, or stays pending if the program blocks SIGURG), and sf_exec
+ *   checks that it is still held, unbroken, right before the exec: a
+ *   break in progress reads as F_UNLCK, and the kernel removes a lease
+ *   whose break has waited lease-break-time.
  * - Before it, for a file without a name only (st_nlink 0: a memfd is
  *   one, and a program file on disk is not, so it pays no extra call): a
  *   memfd's writers are not counted by the kernel (exec does not make
@@ -499,7 +500,7 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 {
 	unsigned char head[1024]; /* the ELF header and its program headers */
 	struct stat st;
-	uint32_t ids[4];
+	const uint32_t *ids = pl->ids;
 	long n, x, rfd = fd;
 	int held;
 
@@ -510,7 +511,9 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 		goto done;
 	}
 	/* Secure mode (exec_ids): set-ID bits, ids already apart. */
-	if ((st.st_mode & (S_ISUID | S_ISGID)) || exec_ids(ids) < 0 || ids[EUID] != ids[RUID] ||
+	if (!pl->ids_known && exec_ids(pl->ids) == 0)
+		pl->ids_known = 1;
+	if ((st.st_mode & (S_ISUID | S_ISGID)) || !pl->ids_known || ids[EUID] != ids[RUID] ||
 	    ids[EGID] != ids[RGID])
 		goto done;
 	/* Our own read-only descriptor: the program's (fexecve) may be
@@ -534,7 +537,7 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 	}
 	if (n >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F') {
 		pl->t = elf_kind(rfd, head, n);
-		if (pl->t == T_PRELOAD && !loader_room(head, n))
+		if (pl->t == T_PRELOAD && held && !loader_room(head, n))
 			pl->t = T_KERNEL;
 	}
 	else
@@ -653,10 +656,10 @@ static int lib_maps(void)
 	if (fd < 0)
 		return 0;
 	m = sf_sys(SYS_mmap, 0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	if (m >= 0 || m < -4095)
-		sf_sys(SYS_munmap, m, 4096, 0, 0, 0, 0);
+	if (!sf_is_err(m))
+		sf_unpages((void *)m, 4096);
 	sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
-	return m >= 0 || m < -4095;
+	return !sf_is_err(m);
 }
 
 /* Whether the new image's loader will be able to load this library: a
