@@ -18,11 +18,11 @@
  * main thread's frames below them, and a call made on that stack (its
  * stack pointer within MAIN_REACH below argv) vouches for the frames
  * between its stack pointer and argv too: execv's vector built in main's
- * frame.  Nor the read-only segments of the
- * main program and libc (sf_in_image_ro), where the constant paths and
- * words of execl("/bin/true", ...) or system()'s "/bin/sh" lie.  A
- * program that unmaps or protects those and then passes a pointer into
- * them crashes in the library instead of getting EFAULT.
+ * frame.  Nor the read-only segments of the main program and libc
+ * (sf_in_image_ro), where the constant paths and words of
+ * execl("/bin/true", ...) or system()'s "/bin/sh" lie.  A program that
+ * unmaps or protects those and then passes a pointer into them crashes
+ * in the library instead of getting EFAULT.
  *
  * In interposition mode only: under a kernel filter the library's own
  * calls are filtered too, and a probe the policy denies would kill the
