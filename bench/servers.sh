@@ -232,11 +232,16 @@ srv_kill() {
 	done
 }
 
-# srv_free_port: a TCP port nothing listens on at 127.0.0.1
+# srv_free_port: a TCP port nothing listens on at 127.0.0.1, below the
+# kernel's ephemeral range: a port in that range can be the local end of
+# any connection (redis-benchmark's, a client's), and a bind to it fails
+# with EADDRINUSE even though nothing listens there
 srv_free_port() {
-	local p
+	local p low=32768 high
+	read -r low high </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null
+	[ "$low" -gt 11000 ] 2>/dev/null || low=32768
 	while :; do
-		p=$((20000 + RANDOM % 20000))
+		p=$((10000 + RANDOM % (low - 10000)))
 		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || break
 	done
 	echo "$p"
