@@ -195,6 +195,7 @@ struct sf_ll_denial {
 	size_t at_len;     /* the right is needed on path's first at_len bytes */
 	uint64_t right;    /* one right (SF_FS_* or SF_NET_*) */
 	int port;          /* a port's denial: the TCP port */
+	const char *exec;  /* path is the interpreter of this file, exec'd; NULL */
 };
 
 /* The first layer of ll that denies right on path's first n bytes (path

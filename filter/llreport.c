@@ -71,6 +71,18 @@ static void put_fix(struct sf_out *o, const struct sf_ll_denial *d)
 		sf_out_digits(o, (uint64_t)d->port, 10);
 }
 
+/* "fs.write (p.conf:4)" */
+static void put_rule(struct sf_out *o, const char *what, const struct sf_landlock *ll,
+		     const struct sf_ll_rule *rule)
+{
+	sf_out_str(o, what);
+	sf_out_str(o, " (");
+	sf_out_str(o, ll->strings + rule->source);
+	sf_out_str(o, ":");
+	sf_out_digits(o, rule->line, 10);
+	sf_out_str(o, ")");
+}
+
 int sf_ll_report(struct sf_out *o, const struct sf_landlock *ll, const struct sf_ll_denial *d)
 {
 	const struct sf_syscall *sc = d->nr >= 0 ? sf_syscall_by_nr(d->nr) : NULL;
@@ -94,7 +106,7 @@ int sf_ll_report(struct sf_out *o, const struct sf_landlock *ll, const struct sf
 		sf_out_str(o, "\"");
 		sf_out_str(o, d->given);
 		sf_out_str(o, "\"");
-		if (d->given[0] != '/') {
+		if (strcmp(d->given, d->path) != 0) { /* relative, or through a link */
 			sf_out_str(o, " (");
 			sf_out_str(o, d->path);
 			sf_out_str(o, ")");
@@ -102,17 +114,27 @@ int sf_ll_report(struct sf_out *o, const struct sf_landlock *ll, const struct sf
 	} else {
 		sf_out_str(o, d->path); /* as the kernel names it */
 	}
+	if (d->path && d->exec) {
+		sf_out_str(o, ", the interpreter of \"");
+		sf_out_str(o, d->exec);
+		sf_out_str(o, "\",");
+	}
 	if (d->path) {
 		sf_out_str(o, " needs ");
 		sf_out_str(o, sf_ll_right_name(d->right, 0));
 	}
 	sf_out_str(o, "\n    rule: ");
-	sf_out_str(o, broadest(d->right, !d->path));
-	sf_out_str(o, " (");
-	sf_out_str(o, ll->strings + rule->source);
-	sf_out_str(o, ":");
-	sf_out_digits(o, rule->line, 10);
-	sf_out_str(o, ") does not grant it here\n    add: ");
+	if (rule->access & d->right) { /* a rule grants it, elsewhere */
+		put_rule(o, broadest(d->right, !d->path), ll, rule);
+		sf_out_str(o, " does not grant it here");
+	} else { /* no rule grants it: the layer's first rule made it denied */
+		sf_out_str(o, "no ");
+		sf_out_str(o, broadest(d->right, !d->path));
+		sf_out_str(o, " rule, and ");
+		put_rule(o, d->path ? "the fs. rules" : "the net. rules", ll, rule);
+		sf_out_str(o, " deny what none grants");
+	}
+	sf_out_str(o, "\n    add: ");
 	put_fix(o, d);
 	sf_out_str(o, "\n");
 	return 1;

@@ -34,6 +34,17 @@ int sf_start_ids(uint32_t ids[4]);
  * and the writable part (page-rounded), for phdrs or for this library. */
 void sf_elf_load_size(const Elf64_Phdr *ph, unsigned phnum, uint64_t *span, uint64_t *writable);
 void sf_self_load_size(uint64_t *span, uint64_t *writable);
+/* exe.c: what an exec runs besides the file it names.  A script's first
+ * line as the kernel reads it (at most SF_SCRIPT_HEAD bytes, from after
+ * "#!"): the interpreter's name and at most one argument, written into
+ * line; 0, or -ENOEXEC. */
+#define SF_SCRIPT_HEAD 256
+long sf_script_line(const unsigned char *head, long n, char *line, const char **name,
+		    const char **arg);
+/* An ELF image's PT_INTERP, from head (n bytes read at 0) or fd: 1 with
+ * the NUL-terminated name in interp, 0 when it has none (static), -1
+ * when its headers are not an x86-64 image's we can read. */
+int sf_elf_interp(long fd, const unsigned char *head, long n, char *interp, size_t cap);
 void sf_objs_libc(void); /* then libc's entry, for sf_libc_sym and the wrappers */
 const char *sf_obj_self(void); /* our file's name on the program's list */
 int sf_obj_soname(const char *soname, struct sf_obj *o);

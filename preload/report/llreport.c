@@ -24,6 +24,10 @@ int sf_ll_watch SF_HOT;
 
 #define PATH_CAP 4096
 
+/* What an exec needs of the file it runs and of every interpreter the
+ * kernel opens for it (open_exec: FMODE_EXEC and FMODE_READ). */
+#define EXEC_NEED (SF_FS_EXECUTE | SF_FS_READ_FILE)
+
 /* How a call names what it touches: the directory fd and path arguments
  * (dfd -1: relative to the cwd), and the right it needs there. */
 struct named {
@@ -46,8 +50,8 @@ static const struct named calls[] = {
 	{ SYS_symlink, -1, 1, SF_FS_MAKE_SYM },
 	{ SYS_symlinkat, 1, 2, SF_FS_MAKE_SYM },
 	{ SYS_truncate, -1, 0, SF_FS_TRUNCATE },
-	{ SYS_execve, -1, 0, SF_FS_EXECUTE },
-	{ SYS_execveat, 0, 1, SF_FS_EXECUTE },
+	{ SYS_execve, -1, 0, EXEC_NEED },
+	{ SYS_execveat, 0, 1, EXEC_NEED },
 	{ SYS_open, -1, 0, 0 },
 	{ SYS_openat, 0, 1, 0 },
 	{ SYS_unlinkat, 0, 1, 0 },
@@ -148,6 +152,8 @@ static int absolute(int dfd, const char *path, char *out)
 struct area {
 	char abs[PATH_CAP];
 	char text[2 * PATH_CAP + 512];
+	unsigned char head[1024];      /* an exec's file: ELF headers, #! line */
+	char interp[SF_SCRIPT_HEAD];   /* the interpreter the kernel opens next */
 };
 static struct area shared;
 static int shared_busy;
@@ -195,20 +201,70 @@ static void who(struct sf_ll_denial *d, char comm[17])
 	d->pid = sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
 }
 
-/* The first right of need that a layer denies on path, reported. */
-static void report_path(const struct sf_landlock *ll, long nr, int dfd, const char *path,
-			uint64_t need)
+/* A call the library makes for a report, unless an inherited kernel
+ * filter would deny it. */
+static long own(long nr, long a0, long a1, long a2, long a3)
 {
-	struct sf_ll_denial d = { NULL, 0, nr, path, NULL, 0, 0, 0 };
+	const uint64_t a[6] = { (uint64_t)a0, (uint64_t)a1, (uint64_t)a2, (uint64_t)a3, 0, 0 };
+
+	return sf_may_call(nr, a) ? sf_sys(nr, a0, a1, a2, a3, 0, 0) : -EPERM;
+}
+
+/* abs, lexically absolute, made the path Landlock checks: symbolic links
+ * resolved (/bin/echo is /usr/bin/echo where /bin is a link), all of it,
+ * or, when the right is checked on the directory (dir), all but the last
+ * name, which a call that makes or removes it does not follow.  Left as
+ * it is where that cannot be known (no /proc, a directory gone).  tmp:
+ * PATH_CAP bytes. */
+static void resolve(char *abs, int dir, char *tmp)
+{
+	size_t n = sf_strlen(abs), cut = n;
+	char link[32];
+	struct sf_buf lb = { link, 0, sizeof link };
+	long fd, k;
+
+	if (dir) {
+		while (cut > 0 && abs[cut - 1] != '/')
+			cut--;
+		if (cut <= 1)
+			return; /* in "/" */
+		abs[cut - 1] = '\0';
+	}
+	fd = own(SYS_openat, AT_FDCWD, (long)abs, O_PATH | O_CLOEXEC, 0);
+	if (dir)
+		abs[cut - 1] = '/';
+	if (fd < 0)
+		return;
+	sf_puts(&lb, "/proc/self/fd/");
+	sf_putu(&lb, (uint64_t)fd);
+	sf_putc(&lb, '\0');
+	k = own(SYS_readlink, (long)link, (long)tmp, PATH_CAP - 1, 0);
+	own(SYS_close, fd, 0, 0, 0);
+	if (k <= 0 || tmp[0] != '/' || (size_t)k + (dir ? n - cut + 1 : 0) >= PATH_CAP)
+		return;
+	if (dir) { /* the directory's real path, then the name */
+		if (k > 1)
+			tmp[k++] = '/';
+		sf_memcpy(tmp + k, abs + cut, n - cut);
+		k += (long)(n - cut);
+	}
+	tmp[k] = '\0';
+	sf_memcpy(abs, tmp, (size_t)k + 1);
+}
+
+/* The first right of need that a layer denies on path, reported: 1 when
+ * one was. */
+static int report_in(struct area *a, const struct sf_landlock *ll, long nr, int dfd,
+		     const char *path, uint64_t need, const char *exec)
+{
+	struct sf_ll_denial d = { NULL, 0, nr, path, NULL, 0, 0, 0, exec };
 	const struct sf_ll_rule *rule;
-	struct area *a = take();
 	uint64_t right;
 	char comm[17];
 
-	if (!a)
-		return;
 	if (absolute(dfd, path, a->abs) < 0)
-		goto out;
+		return 0;
+	resolve(a->abs, (need & IN_DIR) != 0, a->text);
 	d.path = a->abs;
 	for (right = 1; right <= need; right <<= 1) {
 		size_t n = sf_strlen(a->abs);
@@ -225,17 +281,67 @@ static void report_path(const struct sf_landlock *ll, long nr, int dfd, const ch
 			d.at_len = n;
 			who(&d, comm);
 			emit(a, &d, ll);
-			break;
+			return 1;
 		}
 	}
-out:
+	return 0;
+}
+
+/* An exec: the file, and when the rules grant it, the interpreters the
+ * kernel opens after it (a script's, its own if a script, an ELF image's
+ * loader), each of which needs what the file does. */
+static void report_exec(struct area *a, const struct sf_landlock *ll, long nr, int dfd,
+			const char *path)
+{
+	const char *name, *arg, *exec = NULL;
+	int depth;
+	long fd, n;
+
+	for (depth = 0; depth < 6; depth++) {
+		if (report_in(a, ll, nr, dfd, path, EXEC_NEED, exec))
+			return;
+		fd = own(SYS_openat, dfd, (long)path, O_RDONLY | O_CLOEXEC, 0);
+		if (fd < 0)
+			return;
+		n = own(SYS_pread64, fd, (long)a->head, sizeof a->head, 0);
+		name = NULL;
+		if (n >= 2 && a->head[0] == '#' && a->head[1] == '!') {
+			if (sf_script_line(a->head, n < SF_SCRIPT_HEAD ? n : SF_SCRIPT_HEAD,
+					   a->interp, &name, &arg) < 0)
+				name = NULL;
+		} else if (n >= 4 && a->head[0] == 0x7f && a->head[1] == 'E' && a->head[2] == 'L' &&
+			   a->head[3] == 'F') {
+			if (sf_elf_interp(fd, a->head, n, a->interp, sizeof a->interp) > 0)
+				name = a->interp;
+		}
+		own(SYS_close, fd, 0, 0, 0);
+		if (!name)
+			return;
+		if (!exec)
+			exec = path; /* the program's: the file its exec named */
+		path = name; /* in a->interp, read again only after its report */
+		dfd = AT_FDCWD;
+	}
+}
+
+static void report_path(const struct sf_landlock *ll, long nr, int dfd, const char *path,
+			uint64_t need)
+{
+	struct area *a = take();
+
+	if (!a)
+		return;
+	if (need == EXEC_NEED)
+		report_exec(a, ll, nr, dfd, path);
+	else
+		report_in(a, ll, nr, dfd, path, need, NULL);
 	give(a);
 }
 
 static void report_port(const struct sf_landlock *ll, long nr, const void *addr, long len)
 {
 	const struct sockaddr_in *sin = addr;
-	struct sf_ll_denial d = { NULL, 0, nr, NULL, NULL, 0, 0, 0 };
+	struct sf_ll_denial d = { NULL, 0, nr, NULL, NULL, 0, 0, 0, NULL };
 	const struct sf_ll_rule *rule;
 	struct area *a;
 	char comm[17];

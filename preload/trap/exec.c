@@ -42,10 +42,14 @@
 
 enum target { T_PRELOAD, T_KERNEL, T_FAILS };
 
+#ifndef AT_EXECVE_CHECK
+#define AT_EXECVE_CHECK 0x10000 /* Linux 6.14's uapi; glibc 2.36 predates it */
+#endif
+
 /* The kernel runs at most this many nested interpreters (scripts whose
  * interpreter is a script...): ELOOP past it. */
 #define MAX_INTERP 5
-#define HEAD 256 /* the kernel reads this much of a script's first line */
+#define HEAD SF_SCRIPT_HEAD
 
 /* How much of an environment string this file reads when it is not
  * LD_PRELOAD's: the longest name it compares (loader_var), and more. */
@@ -155,36 +159,12 @@ static enum target elf_kind(long fd, const unsigned char *head, long n)
 {
 	const Elf64_Ehdr *eh = (const void *)head;
 	char interp[HEAD];
-	Elf64_Phdr ph;
-	unsigned i;
 
 	if (n < (long)sizeof *eh)
 		return T_PRELOAD; /* not an image the kernel runs: it says ENOEXEC */
-	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
-	    eh->e_phentsize != sizeof ph)
+	if (eh->e_machine != EM_X86_64 || sf_elf_interp(fd, head, n, interp, sizeof interp) <= 0)
 		return T_KERNEL;
-	for (i = 0; i < eh->e_phnum && i < 256; i++) {
-		uint64_t off = eh->e_phoff + (uint64_t)i * eh->e_phentsize;
-		/* The program headers usually follow the ELF header, in what
-		 * the first read already has. */
-		if (eh->e_phentsize == sizeof ph && off <= (uint64_t)n && sizeof ph <= n - off)
-			sf_memcpy(&ph, head + off, sizeof ph);
-		else if (sf_sys(SYS_pread64, fd, (long)&ph, sizeof ph, (long)off, 0, 0) != sizeof ph)
-			return T_KERNEL;
-		if (ph.p_type != PT_INTERP)
-			continue;
-		if (ph.p_filesz < 2 || ph.p_filesz > sizeof interp)
-			return T_KERNEL;
-		if (ph.p_offset <= (uint64_t)n && ph.p_filesz <= n - ph.p_offset)
-			sf_memcpy(interp, head + ph.p_offset, ph.p_filesz); /* usually */
-		else if (sf_sys(SYS_pread64, fd, (long)interp, (long)ph.p_filesz, (long)ph.p_offset,
-				0, 0) != (long)ph.p_filesz)
-			return T_KERNEL;
-		if (interp[ph.p_filesz - 1] != '\0')
-			return T_KERNEL;
-		return known_loader(interp) ? T_PRELOAD : T_KERNEL;
-	}
-	return T_KERNEL;
+	return known_loader(interp) ? T_PRELOAD : T_KERNEL;
 }
 
 /* Whether the new image's loader will have room to map this library.
@@ -213,56 +193,6 @@ static int loader_room(const unsigned char *head, long n)
 	sf_self_load_size(&lspan, &lw);
 	return (as.rlim_cur == RLIM_INFINITY || as.rlim_cur >= pspan + lspan + LIMIT_SLACK) &&
 	       (data.rlim_cur == RLIM_INFINITY || data.rlim_cur >= pw + lw + LIMIT_SLACK);
-}
-
-static int spacetab(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* The first line of a script as fs/binfmt_script.c reads it: the
- * interpreter's name and at most one argument (the rest of the line),
- * written into line.  0, or -ENOEXEC. */
-static long script_line(const unsigned char *head, long n, char *line, const char **name,
-			const char **arg)
-{
-	long end, i, k;
-
-	for (end = 2; end < n && head[end] != '\n'; end++)
-		;
-	if (end == n) {
-		/* No newline in what the kernel reads: the name must end
-		 * within it, or the kernel takes it for truncated. */
-		for (i = 2; i < n && spacetab((char)head[i]); i++)
-			;
-		if (i == n)
-			return -ENOEXEC;
-		for (; i < n && head[i] && !spacetab((char)head[i]); i++)
-			;
-		if (i == n && n == HEAD)
-			return -ENOEXEC;
-	}
-	for (k = 0; k < end - 2; k++)
-		line[k] = (char)head[k + 2];
-	line[k] = '\0';
-	while (k > 0 && spacetab(line[k - 1]))
-		line[--k] = '\0';
-	for (i = 0; line[i] && spacetab(line[i]); i++)
-		;
-	if (!line[i])
-		return -ENOEXEC;
-	*name = line + i;
-	for (; line[i] && !spacetab(line[i]); i++)
-		;
-	*arg = NULL;
-	if (line[i]) {
-		line[i++] = '\0';
-		for (; line[i] && spacetab(line[i]); i++)
-			;
-		if (line[i])
-			*arg = line + i;
-	}
-	return 0;
 }
 
 /* A descriptor we cannot read (O_PATH, as fexecve may get), reopened for
@@ -422,7 +352,7 @@ static long script(struct plan *pl, const unsigned char *head, long n, const cha
 	if (depth >= MAX_INTERP)
 		return fails(pl, -ELOOP);
 	line = pl->lines[depth];
-	if ((e = script_line(head, n, line, &name, &arg)) < 0)
+	if ((e = sf_script_line(head, n, line, &name, &arg)) < 0)
 		return fails(pl, e);
 	/* The interpreter would open the script by a name that dies with
 	 * the exec: /dev/fd/N of a close-on-exec descriptor. */

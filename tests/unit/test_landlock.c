@@ -494,11 +494,11 @@ static void a_denial_reads_the_same_from_the_call_or_the_record(void **state
 	struct sf_policy *p = t_parse(NULL, "*: 1\nfs.read: /\nfs.write: /tmp/a\n"
 					    "net.connect: 53");
 	struct sf_ll_denial call = { "cp", 1234, SYS_openat, "../b/x", "/tmp/b/x", 6,
-				     SF_FS_MAKE_REG, 0 };
-	struct sf_ll_denial record = { NULL, 0, -1, NULL, "/tmp/b", 6, SF_FS_MAKE_REG, 0 };
-	struct sf_ll_denial port = { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9 };
+				     SF_FS_MAKE_REG, 0, NULL };
+	struct sf_ll_denial record = { NULL, 0, -1, NULL, "/tmp/b", 6, SF_FS_MAKE_REG, 0, NULL };
+	struct sf_ll_denial port = { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9, NULL };
 	struct sf_ll_denial granted = { "cp", 1, SYS_openat, "/tmp/a/x", "/tmp/a/x", 6,
-					SF_FS_MAKE_REG, 0 };
+					SF_FS_MAKE_REG, 0, NULL };
 	char fix[64];
 	struct sf_out o = { fix, sizeof(fix), 0 };
 
@@ -517,6 +517,38 @@ static void a_denial_reads_the_same_from_the_call_or_the_record(void **state
 	sf_out_end(&o);
 	assert_string_equal(fix, "fs.write: /tmp/b");
 	sf_policy_free(p);
+}
+
+/* The rule line names a rule that could grant the right, or says that
+ * none does; a path through a link is shown resolved; an interpreter's
+ * denial names the file the exec ran. */
+static void a_denial_names_the_rule_that_could_grant_it(void **state __attribute__((unused)))
+{
+	struct sf_policy *p = t_parse(NULL, "*: 1\nfs.read: /\nfs.write: /tmp/a\n"
+					    "fs.exec: /usr/bin/echo\nnet.bind: 80");
+	struct sf_policy *q = t_parse(NULL, "*: 1\nfs.read: /\nnet.bind: 80");
+	struct sf_ll_denial linked = { "sh", 5, SYS_execve, "/bin/cat", "/usr/bin/cat", 12,
+				       SF_FS_EXECUTE, 0, NULL };
+	struct sf_ll_denial loader = { "sh", 5, SYS_execve, "/lib64/ld-linux-x86-64.so.2",
+				       "/usr/lib/ld.so", 14, SF_FS_EXECUTE, 0, "/bin/echo" };
+	struct sf_ll_denial connect = { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9,
+					NULL };
+
+	report(p, &linked, "sh[5]: execve denied by Landlock: \"/bin/cat\" (/usr/bin/cat) needs "
+			   "fs.execute\n    rule: fs.exec (t.conf:4) does not grant it here\n"
+			   "    add: fs.exec: /usr/bin/cat\n");
+	report(p, &loader, "sh[5]: execve denied by Landlock: \"/lib64/ld-linux-x86-64.so.2\" "
+			   "(/usr/lib/ld.so), the interpreter of \"/bin/echo\", needs fs.execute\n"
+			   "    rule: fs.exec (t.conf:4) does not grant it here\n"
+			   "    add: fs.exec: /usr/lib/ld.so\n");
+	report(q, &linked, "sh[5]: execve denied by Landlock: \"/bin/cat\" (/usr/bin/cat) needs "
+			   "fs.execute\n    rule: no fs.exec rule, and the fs. rules (t.conf:2) "
+			   "deny what none grants\n    add: fs.exec: /usr/bin/cat\n");
+	report(p, &connect, "py[7]: connect denied by Landlock: TCP port 9\n"
+			    "    rule: no net.connect rule, and the net. rules (t.conf:5) deny what "
+			    "none grants\n    add: net.connect: 9\n");
+	sf_policy_free(p);
+	sf_policy_free(q);
 }
 
 static void the_kernels_blocker_names_are_rights(void **state __attribute__((unused)))
@@ -538,6 +570,7 @@ int main(void)
 		cmocka_unit_test(errors_point_at_the_culprit),
 		cmocka_unit_test(rights_print_canonically),
 		cmocka_unit_test(rules_accumulate_in_one_layer),
+		cmocka_unit_test(a_denial_names_the_rule_that_could_grant_it),
 		cmocka_unit_test(narrowing_adds_a_layer),
 		cmocka_unit_test(the_entered_fact_names_its_layers),
 		cmocka_unit_test(layers_stop_at_the_kernels_limit),

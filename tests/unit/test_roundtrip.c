@@ -183,7 +183,9 @@ static void landlock_origins_of_two_sources_and_layers(void **state)
 	 * denies it, citing its first rule, /etc at main.conf:7 */
 	assert_int_equal(sf_ll_report(&o, r->landlock, &wr), 1);
 	sf_out_end(&o);
-	snprintf(want, sizeof want, "    rule: fs.write (%s:7) does not grant it here\n", main);
+	snprintf(want, sizeof want,
+		 "    rule: no fs.write rule, and the fs. rules (%s:7) deny what none grants\n",
+		 main);
 	assert_non_null(strstr(report, want));
 	/* port 8080: layer 0, whose connect rule is inc.conf's, line 3 */
 	o.len = 0;
