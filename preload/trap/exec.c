@@ -313,6 +313,7 @@ static long open_exec(long dirfd, const char *path, long flags)
 
 static long classify(struct plan *pl, long fd, int ours, const char *filename, int inaccessible,
 		     int depth);
+static long script_check(const struct exec_req *r);
 
 /* Opens what the exec names.  Executed by descriptor, the image is named
  * after the file's directory entry (since Linux 6.13 or 6.14: 6.14 is
@@ -540,7 +541,8 @@ static void probe(struct plan *pl, const struct exec_req *r, struct sf_buf *name
 	 * never exec'd, and a kernel filter must not be installed for an
 	 * exec that fails.  Its error comes first, as the kernel's would. */
 	if (pl->t != T_PRELOAD || pl->nscripts)
-		if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0)
+		if ((e = may_exec(r->dirfd, r->path, r->flags)) < 0 ||
+		    (pl->nscripts && (e = script_check(r)) < 0))
 			fails(pl, e);
 }
 
@@ -559,6 +561,32 @@ static void note_lib_view(const struct sf_call *c)
 {
 	if (c->nr != SYS_unshare || (c->a[0] & CLONE_NEWNS))
 		__atomic_store_n(&lib_view_changed, 1, __ATOMIC_RELAXED);
+}
+
+/* A script's file as the kernel's exec checks it, its LSMs included
+ * (AT_EXECVE_CHECK, Linux 6.14): faccessat answers for the mode and the
+ * mount only, and Landlock denies execute at the exec's open.  Asked
+ * where a Landlock domain may deny it -- ours (sf_ll_watch), one the
+ * program entered -- at the cost of an exec's setup; a domain entered
+ * before the library was loaded is not known here, and a script it
+ * denies then runs as its interpreter would run it (doc/security.md).
+ * 0, or -errno. */
+static long script_check(const struct exec_req *r)
+{
+	static char *const argv[] = { (char *)"", NULL }, *const envp[] = { NULL };
+	const uint64_t a[6] = { (uint64_t)r->dirfd, (uint64_t)r->path, (uint64_t)argv,
+				(uint64_t)envp,
+				(uint64_t)((r->flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) |
+					   AT_EXECVE_CHECK),
+				0 };
+	long e;
+
+	if ((!__atomic_load_n(&sf_ll_watch, __ATOMIC_RELAXED) &&
+	     !__atomic_load_n(&lib_view_changed, __ATOMIC_RELAXED)) ||
+	    !sf_may_call(SYS_execveat, a))
+		return 0;
+	e = sf_sys(SYS_execveat, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], 0);
+	return e == -EINVAL ? 0 : e; /* before 6.14: a flag it does not know */
 }
 
 void sf_exec_note(const struct sf_call *c)
