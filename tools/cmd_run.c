@@ -770,8 +770,41 @@ static int verify_interposed(struct run *r, int *status)
 	return EX_SF_FAIL;
 }
 
+/* PROG's exec failed with EACCES.  When the policy's fs. rules do not
+ * grant a file the kernel opens to run it (PROG, its #! interpreters, its
+ * loader) execute and read, that is why: reported as the library reports
+ * an exec it sees denied, by the process that made it (run's child). */
+static void exec_denied_by_landlock(struct run *r)
+{
+	static const uint64_t rights[] = { SF_FS_EXECUTE, SF_FS_READ_FILE };
+	const struct sf_landlock *ll = r->policy->landlock;
+	char *files[8], real[PATH_MAX], text[3 * PATH_MAX + 512], fix[PATH_MAX + 64];
+	const struct sf_ll_rule *rule;
+	int n, i, k, found = 0;
+
+	if (!ll)
+		return;
+	n = prog_exec_chain(r->path, files, 8);
+	for (i = 0; i < n; i++) {
+		for (k = 0; !found && k < 2 && realpath(files[i], real); k++) {
+			struct sf_ll_denial d = { "secfilter", r->pid, SYS_execve, files[i], real,
+						  strlen(real), rights[k], 0, i ? r->path : NULL };
+			struct sf_out o = { text, sizeof text, 0 }, fo = { fix, sizeof fix, 0 };
+
+			if (sf_ll_denier(ll, d.right, real, d.at_len, 0, &rule) < 0)
+				continue;
+			found = 1;
+			if (sf_ll_report(&o, ll, &d) && sf_out_end(&o) < sizeof text &&
+			    sf_ll_fix(&fo, ll, &d) && sf_out_end(&fo) < sizeof fix &&
+			    treelog_landlock(&r->tl, fix, d.comm, 1))
+				treelog_write(&r->tl, text, o.len);
+		}
+		free(files[i]);
+	}
+}
+
 /* PROG did not get to run: say why in execvp's terms. */
-static int spawn_failed(const struct run *r, int errfd, int status)
+static int spawn_failed(struct run *r, int errfd, int status)
 {
 	struct spawn_fail f;
 
@@ -780,6 +813,10 @@ static int spawn_failed(const struct run *r, int errfd, int status)
 	if (f.stage == SPAWN_EXEC) {
 		/* PROG was there a moment ago: what is missing is the program
 		 * loader or the #! interpreter it names. */
+		if (f.err == EACCES) {
+			exec_denied_by_landlock(r);
+			errno = f.err;
+		}
 		if (f.err == ENOENT && access(r->path, F_OK) == 0)
 			tool_err("run: %s: its interpreter (ELF loader or #! line) was not found",
 				 r->name);

@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,7 +113,10 @@ static char *shebang_interp(const char *buf, size_t len)
 	return strndup(buf + start, i - start);
 }
 
-static int elf_is_static(int fd, const Elf64_Ehdr *eh, const char **why)
+/* An x86-64 image's PT_INTERP: 1 (and the name, malloc'd, in *interp
+ * unless interp is NULL), 0 when it has none, -1 with *why set when its
+ * headers say it is not one we can tell. */
+static int elf_interp(int fd, const Elf64_Ehdr *eh, const char **why, char **interp)
 {
 	size_t i;
 
@@ -131,10 +135,21 @@ static int elf_is_static(int fd, const Elf64_Ehdr *eh, const char **why)
 			*why = "its ELF program headers cannot be read";
 			return -1;
 		}
-		if (ph.p_type == PT_INTERP)
-			return 0;
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (interp) {
+			char name[PATH_MAX];
+			if (ph.p_filesz < 2 || ph.p_filesz > sizeof(name) ||
+			    pread(fd, name, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz ||
+			    name[ph.p_filesz - 1] != '\0') {
+				*why = "its interpreter's name cannot be read";
+				return -1;
+			}
+			*interp = xstrdup(name);
+		}
+		return 1;
 	}
-	return 1;
+	return 0;
 }
 
 static int is_static_at(const char *path, const char **why, int depth)
@@ -150,7 +165,8 @@ static int is_static_at(const char *path, const char **why, int depth)
 	}
 	n = pread(fd, u.buf, sizeof(u.buf), 0);
 	if (n >= (ssize_t)sizeof(Elf64_Ehdr) && memcmp(u.buf, ELFMAG, SELFMAG) == 0) {
-		r = elf_is_static(fd, &u.eh, why);
+		r = elf_interp(fd, &u.eh, why, NULL);
+		r = r < 0 ? -1 : !r;
 	} else if (n > 2 && u.buf[0] == '#' && u.buf[1] == '!' && depth < 4) {
 		/* The kernel follows up to four levels of interpreters; the
 		 * mode is decided by the one that finally runs. */
@@ -174,6 +190,31 @@ int prog_is_static(const char *path, const char **why)
 {
 	*why = NULL;
 	return is_static_at(path, why, 0);
+}
+
+int prog_exec_chain(const char *path, char **files, int max)
+{
+	union { Elf64_Ehdr eh; char buf[BINPRM_BUF]; } u;
+	const char *why;
+	char *next;
+	int n = 0, fd;
+	ssize_t got;
+
+	next = xstrdup(path);
+	while (next && n < max) {
+		files[n++] = next;
+		next = NULL;
+		if ((fd = open(files[n - 1], O_RDONLY | O_CLOEXEC)) < 0)
+			break;
+		got = pread(fd, u.buf, sizeof(u.buf), 0);
+		if (got > 2 && u.buf[0] == '#' && u.buf[1] == '!')
+			next = shebang_interp(u.buf, (size_t)got);
+		else if (got >= (ssize_t)sizeof(Elf64_Ehdr) && memcmp(u.buf, ELFMAG, SELFMAG) == 0)
+			elf_interp(fd, &u.eh, &why, &next);
+		close(fd);
+	}
+	free(next);
+	return n;
 }
 
 int prog_needs_shell(const char *path)

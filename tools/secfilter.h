@@ -161,6 +161,11 @@ int resolve_prog(const char *name, char **path);
  * it is neither an x86-64 ELF nor a script (it may still be executable). */
 int prog_is_static(const char *path, const char **why);
 
+/* The files the kernel opens to run path, in its order: path, each "#!"
+ * interpreter, the last one's ELF loader (as their names are written),
+ * malloc'd into files[], at most max; returns how many. */
+int prog_exec_chain(const char *path, char **files, int max);
+
 /* An executable that is neither ELF nor "#!": execve fails with ENOEXEC,
  * and execvp(3) -- which run and learn follow -- then runs it with
  * /bin/sh. */
