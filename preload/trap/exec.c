@@ -34,6 +34,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -441,11 +442,11 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 		fails(pl, -EACCES);
 		goto done;
 	}
-	/* Secure mode (exec_ids): set-ID bits, ids already apart. */
+	/* Secure mode with the ids already apart (exec_ids); set-ID bits
+	 * no_new_privs takes away (no_new_privs). */
 	if (!pl->ids_known && exec_ids(pl->ids) == 0)
 		pl->ids_known = 1;
-	if ((st.st_mode & (S_ISUID | S_ISGID)) || !pl->ids_known || ids[EUID] != ids[RUID] ||
-	    ids[EGID] != ids[RGID])
+	if (!pl->ids_known || ids[EUID] != ids[RUID] || ids[EGID] != ids[RGID])
 		goto done;
 	/* Our own read-only descriptor: the program's (fexecve) may be
 	 * O_PATH, or open for writing, and a lease on it would outlive us. */
@@ -455,8 +456,9 @@ static long classify(struct plan *pl, long fd, int ours, const char *filename, i
 	n = sf_sys(SYS_pread64, rfd, (long)head, sizeof head, 0, 0, 0);
 	if (n < 0)
 		goto done;
-	/* And file capabilities (ping...): present, or cannot tell; not
-	 * asked for a real root, whom they never put in secure mode. */
+	/* File capabilities (ping...), which no_new_privs does not stop from
+	 * putting an unprivileged image in secure mode: present, or cannot
+	 * tell; not asked for a real root, whom they never put there. */
 	if (ids[RUID] != 0 &&
 	    (x = sf_sys(SYS_fgetxattr, rfd, (long)"security.capability", 0, 0, 0, 0)) != -ENODATA &&
 	    x != -EOPNOTSUPP)
@@ -919,6 +921,28 @@ void sf_exec_reap(void)
 	}
 }
 
+/* The kernel starts an image in secure mode, whose loader ignores
+ * LD_PRELOAD, when its file is set-ID or has capabilities (unless the
+ * real uid is root's).  What the file is, classify reads: its content a
+ * lease holds still until the exec, its mode and capabilities nothing
+ * does, and a program that may change them (its owner, root) could make
+ * the file set-group-ID between the look and the exec (a_exec_chmod).
+ * Under no_new_privs the kernel ignores set-ID bits (bprm_fill_uid), and
+ * no image exec'd by the library gains privileges anyway: the kernel
+ * filter the other images get needs no_new_privs too.  So it is set
+ * before every exec by descriptor, and a set-ID file loads the library
+ * like any other.  Already set under a layer of ours or a kernel filter,
+ * which need it, and which nothing unsets.  It does not stop file
+ * capabilities from making an unprivileged image secure (classify asks
+ * for them; changing them needs CAP_SETFCAP), nor ids already apart
+ * (exec_ids). */
+static long no_new_privs(void)
+{
+	if (__atomic_load_n(&sf_ll_watch, __ATOMIC_RELAXED) || sf_kernel_filtered())
+		return 0;
+	return sf_sys(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
+}
+
 /* Everything is built in one mapping (buf_get) rather than on the stack:
  * this runs in the SIGSYS handler, on whatever stack the program made the
  * call from (a small thread stack, a posix_spawn child's). */
@@ -999,6 +1023,8 @@ long sf_exec(struct sf_call *c)
 			ret = exec_by_path(&r, env);
 			unpass_ignore(&ign);
 		}
+	} else if ((ret = no_new_privs()) < 0) {
+		/* fail closed: the image could start in secure mode */
 	} else if (pl->lease_fd >= 0 &&
 		   sf_sys(SYS_fcntl, pl->lease_fd, F_GETLEASE, 0, 0, 0, 0) != F_RDLCK) {
 		/* A writer's open broke the lease: it waits on it, or waited
