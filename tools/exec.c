@@ -204,7 +204,7 @@ int prog_exec_chain(const char *path, char **files, int max)
 	while (next && n < max) {
 		files[n++] = next;
 		next = NULL;
-		if ((fd = open(files[n - 1], O_RDONLY | O_CLOEXEC)) < 0)
+		if ((fd = open(files[n - 1], O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) < 0)
 			break;
 		got = pread(fd, u.buf, sizeof(u.buf), 0);
 		if (got > 2 && u.buf[0] == '#' && u.buf[1] == '!')

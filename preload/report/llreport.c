@@ -300,7 +300,9 @@ static void report_exec(struct area *a, const struct sf_landlock *ll, long nr, i
 	for (depth = 0; depth < 6; depth++) {
 		if (report_in(a, ll, nr, dfd, path, EXEC_NEED, exec))
 			return;
-		fd = own(SYS_openat, dfd, (long)path, O_RDONLY | O_CLOEXEC, 0);
+		/* as the exec path opens it: a FIFO must not block the report */
+		fd = own(SYS_openat, dfd, (long)path,
+			 O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
 		if (fd < 0)
 			return;
 		n = own(SYS_pread64, fd, (long)a->head, sizeof a->head, 0);
