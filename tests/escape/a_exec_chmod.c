@@ -1,4 +1,4 @@
-// escape: make the exec'd file set-group-ID between the library's look at it and the exec
+// escape: toggle the exec'd file's set-group-ID bit (race)
 // expect: interpose=stop trusted=stop run=stop
 // policy: *: 1; io_uring_setup: 0; openat: !(flags & O_CREAT) || (flags & O_TRUNC); open: !(flags & O_CREAT); creat: 0
 /* The kernel starts a set-group-ID image in secure mode (AT_SECURE) when
