@@ -487,68 +487,71 @@ static void report(const struct sf_policy *p, const struct sf_ll_denial *d, cons
 		fail_msg("got\n%s\nwanted\n%s", r ? buf : "(nothing)", want ? want : "(nothing)");
 }
 
-/* One text, whoever saw the denial: what it does not know is unknown. */
-static void a_denial_reads_the_same_from_the_call_or_the_record(void **state
-								 __attribute__((unused)))
+/* Reports of denials as rows: the policy, the denial as its witness
+ * knows it, the text (NULL: none of ours to report).  One text whoever
+ * saw the denial, what it does not know said as unknown; the rule line
+ * names a rule of the right that grants it elsewhere, or says none does;
+ * a path shown as given and, when Landlock checked another (relative, a
+ * link), that one too; an interpreter's denial names what the exec ran. */
+#define LL_P "*: 1\nfs.read: /\nfs.write: /tmp/a\nnet.connect: 53"
+#define LL_Q "*: 1\nfs.read: /\nfs.write: /tmp/a\nfs.exec: /usr/bin/echo\nnet.bind: 80"
+static const struct {
+	const char *policy;
+	struct sf_ll_denial d;
+	const char *want;
+} denials[] = {
+	{ LL_P, { "cp", 1234, SYS_openat, "../b/x", "/tmp/b/x", 6, SF_FS_MAKE_REG, 0, NULL },
+	  "cp[1234]: openat denied by Landlock: \"../b/x\" (/tmp/b/x) needs fs.make_reg\n"
+	  "    rule: fs.write (t.conf:3) does not grant it here\n    add: fs.write: /tmp/b\n" },
+	{ LL_P, { NULL, 0, -1, NULL, "/tmp/b", 6, SF_FS_MAKE_REG, 0, NULL },
+	  "?[?]: a call denied by Landlock: /tmp/b needs fs.make_reg\n"
+	  "    rule: fs.write (t.conf:3) does not grant it here\n    add: fs.write: /tmp/b\n" },
+	{ LL_P, { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9, NULL },
+	  "py[7]: connect denied by Landlock: TCP port 9\n"
+	  "    rule: net.connect (t.conf:4) does not grant it here\n    add: net.connect: 9\n" },
+	/* a denial the policy's layers do not explain: none of ours */
+	{ LL_P, { "cp", 1, SYS_openat, "/tmp/a/x", "/tmp/a/x", 6, SF_FS_MAKE_REG, 0, NULL }, NULL },
+	{ LL_Q, { "sh", 5, SYS_execve, "/bin/cat", "/usr/bin/cat", 12, SF_FS_EXECUTE, 0, NULL },
+	  "sh[5]: execve denied by Landlock: \"/bin/cat\" (/usr/bin/cat) needs fs.execute\n"
+	  "    rule: fs.exec (t.conf:4) does not grant it here\n    add: fs.exec: /usr/bin/cat\n" },
+	{ LL_Q, { "sh", 5, SYS_execve, "/lib64/ld-linux-x86-64.so.2", "/usr/lib/ld.so", 14,
+		  SF_FS_EXECUTE, 0, "/bin/echo" },
+	  "sh[5]: execve denied by Landlock: \"/lib64/ld-linux-x86-64.so.2\" (/usr/lib/ld.so), the "
+	  "interpreter of \"/bin/echo\", needs fs.execute\n"
+	  "    rule: fs.exec (t.conf:4) does not grant it here\n    add: fs.exec: /usr/lib/ld.so\n" },
+	{ LL_P, { "sh", 5, SYS_execve, "/bin/cat", "/usr/bin/cat", 12, SF_FS_EXECUTE, 0, NULL },
+	  "sh[5]: execve denied by Landlock: \"/bin/cat\" (/usr/bin/cat) needs fs.execute\n"
+	  "    rule: no fs.exec rule, and the fs. rules (t.conf:2) deny what none grants\n"
+	  "    add: fs.exec: /usr/bin/cat\n" },
+	{ LL_Q, { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9, NULL },
+	  "py[7]: connect denied by Landlock: TCP port 9\n"
+	  "    rule: no net.connect rule, and the net. rules (t.conf:5) deny what none grants\n"
+	  "    add: net.connect: 9\n" },
+};
+
+static void denials_report_as_their_rows_say(void **state __attribute__((unused)))
 {
-	struct sf_policy *p = t_parse(NULL, "*: 1\nfs.read: /\nfs.write: /tmp/a\n"
-					    "net.connect: 53");
-	struct sf_ll_denial call = { "cp", 1234, SYS_openat, "../b/x", "/tmp/b/x", 6,
-				     SF_FS_MAKE_REG, 0, NULL };
-	struct sf_ll_denial record = { NULL, 0, -1, NULL, "/tmp/b", 6, SF_FS_MAKE_REG, 0, NULL };
-	struct sf_ll_denial port = { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9, NULL };
-	struct sf_ll_denial granted = { "cp", 1, SYS_openat, "/tmp/a/x", "/tmp/a/x", 6,
-					SF_FS_MAKE_REG, 0, NULL };
+	unsigned i;
+
+	for (i = 0; i < sizeof denials / sizeof denials[0]; i++) {
+		struct sf_policy *p = t_parse(NULL, denials[i].policy);
+
+		report(p, &denials[i].d, denials[i].want);
+		sf_policy_free(p);
+	}
+}
+
+/* The add: line alone, for log mode's summary. */
+static void the_fix_is_the_reports_add_line(void **state __attribute__((unused)))
+{
+	struct sf_policy *p = t_parse(NULL, LL_P);
 	char fix[64];
 	struct sf_out o = { fix, sizeof(fix), 0 };
 
-	report(p, &call, "cp[1234]: openat denied by Landlock: \"../b/x\" (/tmp/b/x) needs "
-			 "fs.make_reg\n    rule: fs.write (t.conf:3) does not grant it here\n"
-			 "    add: fs.write: /tmp/b\n");
-	report(p, &record, "?[?]: a call denied by Landlock: /tmp/b needs fs.make_reg\n"
-			   "    rule: fs.write (t.conf:3) does not grant it here\n"
-			   "    add: fs.write: /tmp/b\n");
-	report(p, &port, "py[7]: connect denied by Landlock: TCP port 9\n"
-			 "    rule: net.connect (t.conf:4) does not grant it here\n"
-			 "    add: net.connect: 9\n");
-	/* a denial the policy's layers do not explain: none of ours */
-	report(p, &granted, NULL);
-	assert_int_equal(sf_ll_fix(&o, p->landlock, &record), 1);
+	assert_int_equal(sf_ll_fix(&o, p->landlock, &denials[1].d), 1);
 	sf_out_end(&o);
 	assert_string_equal(fix, "fs.write: /tmp/b");
 	sf_policy_free(p);
-}
-
-/* The rule line names a rule that could grant the right, or says that
- * none does; a path through a link is shown resolved; an interpreter's
- * denial names the file the exec ran. */
-static void a_denial_names_the_rule_that_could_grant_it(void **state __attribute__((unused)))
-{
-	struct sf_policy *p = t_parse(NULL, "*: 1\nfs.read: /\nfs.write: /tmp/a\n"
-					    "fs.exec: /usr/bin/echo\nnet.bind: 80");
-	struct sf_policy *q = t_parse(NULL, "*: 1\nfs.read: /\nnet.bind: 80");
-	struct sf_ll_denial linked = { "sh", 5, SYS_execve, "/bin/cat", "/usr/bin/cat", 12,
-				       SF_FS_EXECUTE, 0, NULL };
-	struct sf_ll_denial loader = { "sh", 5, SYS_execve, "/lib64/ld-linux-x86-64.so.2",
-				       "/usr/lib/ld.so", 14, SF_FS_EXECUTE, 0, "/bin/echo" };
-	struct sf_ll_denial connect = { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9,
-					NULL };
-
-	report(p, &linked, "sh[5]: execve denied by Landlock: \"/bin/cat\" (/usr/bin/cat) needs "
-			   "fs.execute\n    rule: fs.exec (t.conf:4) does not grant it here\n"
-			   "    add: fs.exec: /usr/bin/cat\n");
-	report(p, &loader, "sh[5]: execve denied by Landlock: \"/lib64/ld-linux-x86-64.so.2\" "
-			   "(/usr/lib/ld.so), the interpreter of \"/bin/echo\", needs fs.execute\n"
-			   "    rule: fs.exec (t.conf:4) does not grant it here\n"
-			   "    add: fs.exec: /usr/lib/ld.so\n");
-	report(q, &linked, "sh[5]: execve denied by Landlock: \"/bin/cat\" (/usr/bin/cat) needs "
-			   "fs.execute\n    rule: no fs.exec rule, and the fs. rules (t.conf:2) "
-			   "deny what none grants\n    add: fs.exec: /usr/bin/cat\n");
-	report(p, &connect, "py[7]: connect denied by Landlock: TCP port 9\n"
-			    "    rule: no net.connect rule, and the net. rules (t.conf:5) deny what "
-			    "none grants\n    add: net.connect: 9\n");
-	sf_policy_free(p);
-	sf_policy_free(q);
 }
 
 static void the_kernels_blocker_names_are_rights(void **state __attribute__((unused)))
@@ -570,7 +573,6 @@ int main(void)
 		cmocka_unit_test(errors_point_at_the_culprit),
 		cmocka_unit_test(rights_print_canonically),
 		cmocka_unit_test(rules_accumulate_in_one_layer),
-		cmocka_unit_test(a_denial_names_the_rule_that_could_grant_it),
 		cmocka_unit_test(narrowing_adds_a_layer),
 		cmocka_unit_test(the_entered_fact_names_its_layers),
 		cmocka_unit_test(layers_stop_at_the_kernels_limit),
@@ -580,7 +582,8 @@ int main(void)
 		cmocka_unit_test(old_kernels_refuse_what_they_cannot_restrict),
 		cmocka_unit_test(a_failed_restriction_is_an_error),
 		cmocka_unit_test(log_flags_follow_the_abi),
-		cmocka_unit_test(a_denial_reads_the_same_from_the_call_or_the_record),
+		cmocka_unit_test(denials_report_as_their_rows_say),
+		cmocka_unit_test(the_fix_is_the_reports_add_line),
 		cmocka_unit_test(the_kernels_blocker_names_are_rights),
 	};
 
