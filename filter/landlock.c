@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "fnv.h"
 #include "internal.h"
 #include "landlock.h"
 #include "mem.h"
@@ -682,33 +683,24 @@ int sf_landlock_enforce(const struct sf_landlock *ll, unsigned first,
 
 /* ---- What an exec'd image inherits ---- */
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	while (n--)
-		h = (h ^ *s++) * 0x100000001b3ull;
-	return h;
-}
-
 /* Layers 0..n-1 only: a policy narrowed later (secfilter_apply) still
  * matches the fact its first layers were entered under. */
 static uint64_t layers_hash(const struct sf_landlock *ll, unsigned n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = SF_FNV1A_BASIS;
 	uint32_t i;
 
 	for (i = 0; i < ll->nrules && ll->rules[i].layer < n; i++) {
 		const struct sf_ll_rule *r = &ll->rules[i];
 		const char *path = r->net ? "" : ll->strings + r->path;
 
-		h = fnv(h, &r->access, sizeof r->access);
-		h = fnv(h, &r->port, sizeof r->port);
-		h = fnv(h, &r->layer, sizeof r->layer);
-		h = fnv(h, &r->net, sizeof r->net);
-		h = fnv(h, path, strlen(path) + 1);
+		h = sf_fnv1a(h, &r->access, sizeof r->access);
+		h = sf_fnv1a(h, &r->port, sizeof r->port);
+		h = sf_fnv1a(h, &r->layer, sizeof r->layer);
+		h = sf_fnv1a(h, &r->net, sizeof r->net);
+		h = sf_fnv1a(h, path, strlen(path) + 1);
 	}
-	return fnv(h, &n, sizeof n);
+	return sf_fnv1a(h, &n, sizeof n);
 }
 
 size_t sf_ll_fact(const struct sf_landlock *ll, unsigned n, char *buf, size_t cap)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "landlock.h"
 #include "learnfs.h"
 
@@ -28,11 +29,7 @@ const char *const fs_read_roots[] = {
 
 static uint64_t hash(const char *s, unsigned flags)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ flags;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return h;
+	return sf_fnv1a(SF_FNV1A_BASIS ^ flags, s, strlen(s));
 }
 
 static size_t *slot_of(const struct fs_uses *u, const char *path, unsigned flags)

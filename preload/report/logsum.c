@@ -21,6 +21,7 @@
 #include <sys/un.h>
 #include <linux/prctl.h>
 
+#include "fnv.h"
 #include "report.h"
 #include "vreport.h"
 
@@ -145,14 +146,11 @@ int sf_logsum_record(const struct sf_call *c, int d)
 int sf_logsum_landlock(long nr, const char *fix, size_t n)
 {
 	struct table *t = mine();
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = sf_fnv1a(SF_FNV1A_BASIS, fix, n) | 1; /* never FREE_KEY */
 	unsigned i;
 
 	if (!t || n >= LL_FIX_CAP)
 		return 1; /* nowhere to count it: reported every time */
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)fix[i]) * 0x100000001b3ull;
-	h |= 1; /* never FREE_KEY */
 	for (i = 0; i < LL_ENTRIES; i++) {
 		struct ll_entry *e = &t->ll[(h + i) % LL_ENTRIES];
 		uint64_t k = __atomic_load_n(&e->hash, __ATOMIC_ACQUIRE), want = FREE_KEY;

@@ -79,6 +79,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "fnv.h"
 #include "llrecords.h"
 #include "notif.h"
 #include "notify.h"
@@ -1161,11 +1162,8 @@ static uint64_t ll_said[LOGGED_MAX];
 
 static int ll_said_before(const char *fix, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = sf_fnv1a(SF_FNV1A_BASIS, fix, n) | 1;
 
-	while (n--)
-		h = (h ^ (unsigned char)*fix++) * 0x100000001b3ull;
-	h |= 1;
 	return seen_before(ll_said, h, (unsigned)(h % LOGGED_MAX));
 }
 

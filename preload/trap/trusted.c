@@ -11,6 +11,7 @@
 
 #include "bpf.h"
 #include "eval.h"
+#include "fnv.h"
 #include "mem.h"
 #include "notify.h"
 #include "trap.h"
@@ -101,18 +102,6 @@ static uint32_t denied_action(int all_threads)
 #define MARK_NO_UNBLOCK 2
 #define PASS_LEN 9
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-
-#define FNV_BASIS 0xcbf29ce484222325ull /* FNV-1a */
-
 /* The id of the program this build compiles from the policy whose short
  * form is text, for all_threads; 0 without a build id. */
 static uint64_t text_id(const char *text, size_t len, int all_threads)
@@ -129,9 +118,9 @@ static uint64_t text_id(const char *text, size_t len, int all_threads)
 
 	if (!bid || !n)
 		return 0;
-	h = fnv(FNV_BASIS, bid, n);
-	h = fnv(h, &deny, sizeof deny);
-	h = fnv(h, text, len);
+	h = sf_fnv1a(SF_FNV1A_BASIS, bid, n);
+	h = sf_fnv1a(h, &deny, sizeof deny);
+	h = sf_fnv1a(h, text, len);
 	return h ? h : 1;
 }
 
@@ -216,7 +205,7 @@ static int compile_into(const struct sf_policy *p, int all_threads, struct sf_pr
 	if (r < 0)
 		return r;
 	if (!out->id)
-		out->id = fnv(FNV_BASIS, out->insns, out->len * sizeof *out->insns);
+		out->id = sf_fnv1a(SF_FNV1A_BASIS, out->insns, out->len * sizeof *out->insns);
 	if (!add_pass(out->insns, &out->len))
 		out->id = 0;
 	return r;
