@@ -112,6 +112,26 @@ static inline int sf_is_err(long r)
 	return (unsigned long)r > -4096ul;
 }
 
+/* A set of n keys (never 0) in a zeroed array, probed from slot at: 1
+ * when key is in it, else 0 and added (a full set answers 0 and adds
+ * nothing).  Safe for threads and signal handlers racing on it: a slot
+ * is claimed with a compare-and-swap. */
+static inline int sf_seen(uint64_t *set, unsigned n, uint64_t key, unsigned at)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t *e = &set[(at + i) % n], k = __atomic_load_n(e, __ATOMIC_ACQUIRE);
+
+		if (k == 0 && __atomic_compare_exchange_n(e, &k, key, 0, __ATOMIC_ACQ_REL,
+							  __ATOMIC_ACQUIRE))
+			return 0;
+		if (k == key)
+			return 1;
+	}
+	return 0;
+}
+
 /* The library's one spinlock: an int, 0 when free.  sf_trylock never
  * waits; sf_lock yields between tries.  No lock is held across anything
  * that could wait for its holder (a signal handler, a fork). */

@@ -14,6 +14,7 @@
 #include <linux/prctl.h>
 #include <netinet/in.h>
 
+#include "fnv.h"
 #include "landlock.h"
 #include "report.h"
 #include "internal.h"
@@ -173,20 +174,35 @@ static void give(struct area *a)
 		sf_unpages(a, sizeof *a);
 }
 
-/* Reported; in log mode the first of its kind only, the rest counted
- * for the summary (logsum.c). */
+/* The add: lines this image has reported (and the image it was forked
+ * from, whose memory it copied): a program that retries what Landlock
+ * denies -- a log file opened for every request, a shell trying each
+ * directory of PATH that holds the same file -- is told once, as log
+ * mode and trusted mode's listener tell it.  A full set reports on. */
+#define SAID_MAX 64
+static uint64_t said[SAID_MAX];
+
+/* Reported, the first of its kind only: in log mode the rest counted for
+ * the summary (logsum.c). */
 static void emit(struct area *a, const struct sf_ll_denial *d, const struct sf_landlock *ll)
 {
 	struct sf_out o = { a->text, sizeof a->text, 0 };
+	struct sf_out f;
+	uint64_t h;
 
 	if (!sf_ll_report(&o, ll, d) || o.len >= o.cap)
 		return;
-	if (sf_cfg.action == SF_ACT_LOG) {
-		struct sf_out f = { a->text + o.len, o.cap - o.len, 0 };
-
-		sf_ll_fix(&f, ll, d);
-		if (f.len < f.cap && !sf_logsum_landlock(d->nr, f.buf, f.len))
-			return;
+	f = (struct sf_out){ a->text + o.len, o.cap - o.len, 0 };
+	sf_ll_fix(&f, ll, d);
+	if (f.len < f.cap) {
+		if (sf_cfg.action == SF_ACT_LOG) {
+			if (!sf_logsum_landlock(d->nr, f.buf, f.len))
+				return;
+		} else {
+			h = sf_fnv1a(SF_FNV1A_BASIS, f.buf, f.len) | 1;
+			if (sf_seen(said, SAID_MAX, h, (unsigned)(h % SAID_MAX)))
+				return;
+		}
 	}
 	sf_log_emit(a->text, o.len);
 }

@@ -720,29 +720,11 @@ static void emit(const char *s, size_t n, long err)
 #define LOGGED_MAX 256
 static uint64_t logged[LOGGED_MAX];
 
-/* Whether key (never 0) is in the set of LOGGED_MAX slots, probed from
- * slot at on; added when not.  A full set says "not seen". */
-static int seen_before(uint64_t *set, uint64_t key, unsigned at)
-{
-	unsigned i;
-
-	for (i = 0; i < LOGGED_MAX; i++) {
-		uint64_t *e = &set[(at + i) % LOGGED_MAX];
-		if (*e == key)
-			return 1;
-		if (!*e) {
-			*e = key;
-			return 0;
-		}
-	}
-	return 0;
-}
-
 static int logged_before(long nr, int decision)
 {
 	uint64_t key = ((uint64_t)(nr + 1) << 32) | (uint32_t)decision;
 
-	return seen_before(logged, key, (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 56));
+	return sf_seen(logged, LOGGED_MAX, key, (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 56));
 }
 
 /* The report of n into pages of REPORT_CAP (its length in *len), with
@@ -1164,7 +1146,7 @@ static int ll_said_before(const char *fix, size_t n)
 {
 	uint64_t h = sf_fnv1a(SF_FNV1A_BASIS, fix, n) | 1;
 
-	return seen_before(ll_said, h, (unsigned)(h % LOGGED_MAX));
+	return sf_seen(ll_said, LOGGED_MAX, h, (unsigned)(h % LOGGED_MAX));
 }
 
 static void ll_denied(void *ctx, struct sf_llrec_event *e)

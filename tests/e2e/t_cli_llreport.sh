@@ -49,6 +49,24 @@ expect_grep "^cp\[[0-9]+\]: openat denied by Landlock: \"$S/b/x\" needs fs.make_
 expect_grep "^    rule: fs.write \((<command-line>|SECFILTER_POLICY):1\) does not grant it here$" err
 copied --interpose "$P; $add"
 
+# a program that retries: each add: line once, in the process and in a
+# child it forks (the tree's, as the listener and log mode say it); the
+# program gets every EACCES
+$SECFILTER run --interpose -e "$P" -- $PY -c "
+import os
+def w(n):
+    try: open('$S/' + n, 'w'); print('opened', n)
+    except PermissionError: print('denied', n)
+for n in 'b/x', 'b/x', 'b/y', 'c':
+    w(n)
+if os.fork() == 0:
+    w('b/z'); os._exit(0)
+os.wait()" > out 2> err || fail "retries: $(cat err)"
+[ "$(grep -c '^denied ' out)" = 5 ] || fail "retries: not every open denied: $(cat out)"
+[ "$(grep -c '^    add: ' err)" = 2 ] || fail "retries: not one report per add: line: $(cat err)"
+expect_grep "^    add: fs.write: $S/b$" err
+expect_grep "^    add: fs.write: $S$" err
+
 # log mode (Landlock still denies: it has no log mode): each kind reported
 # once, all listed in the summary with the syscalls' lines -- run's for
 # the tree, and the library's own for its process
