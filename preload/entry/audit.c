@@ -72,6 +72,9 @@ __attribute__((noinline)) static void hand_off(struct link_map *map)
 	 * inherited with a deferred policy (landlock.c never ran for them) */
 	*IN_COPY(map, sf_ll_watch) = sf_ll_watch || (p && p->landlock && !p->pending);
 	*IN_COPY(map, sf_authority) = &sf_authority_iface;
+	/* its own calls (a report's getcwd, a backtrace's pages) pass the
+	 * kernel filter too: sf_may must ask it there as here */
+	*IN_COPY(map, sf_kernel_on) = sf_kernel_on;
 }
 
 /* Interfaces we have no use for, defined all the same: rtld looks up

@@ -62,11 +62,21 @@ static const struct named calls[] = {
 #define IN_DIR (SF_FS_MAKE_REG | SF_FS_MAKE_DIR | SF_FS_MAKE_SYM | SF_FS_REMOVE_FILE | \
 		SF_FS_REMOVE_DIR)
 
+/* A call the library makes for a report, unless an inherited kernel
+ * filter would deny it (trusted mode with LD_PRELOAD as well: the
+ * policy's filter sees the library's calls too, and would kill). */
+static long own(long nr, long a0, long a1, long a2, long a3)
+{
+	const uint64_t a[6] = { (uint64_t)a0, (uint64_t)a1, (uint64_t)a2, (uint64_t)a3, 0, 0 };
+
+	return sf_may_call(nr, a) ? sf_sys(nr, a0, a1, a2, a3, 0, 0) : -EPERM;
+}
+
 static int exists(int dfd, const char *path)
 {
 	char st[256];
 
-	return sf_sys(SYS_newfstatat, dfd, (long)path, (long)st, 0, 0, 0) == 0;
+	return own(SYS_newfstatat, dfd, (long)path, (long)st, 0) == 0;
 }
 
 static uint64_t open_need(int dfd, const char *path, long flags)
@@ -118,7 +128,7 @@ static int absolute(int dfd, const char *path, char *out)
 
 	if (path[0] != '/') {
 		if (dfd == AT_FDCWD) {
-			if (sf_sys(SYS_getcwd, (long)out, PATH_CAP, 0, 0, 0, 0) < 0)
+			if (own(SYS_getcwd, (long)out, PATH_CAP, 0, 0) < 0)
 				return -1;
 		} else {
 			char link[32];
@@ -127,8 +137,7 @@ static int absolute(int dfd, const char *path, char *out)
 			sf_puts(&lb, "/proc/self/fd/");
 			sf_putu(&lb, (uint64_t)dfd);
 			sf_putc(&lb, '\0');
-			if ((n = sf_sys(SYS_readlink, (long)link, (long)out, PATH_CAP - 1, 0, 0, 0)) <
-			    0)
+			if ((n = own(SYS_readlink, (long)link, (long)out, PATH_CAP - 1, 0)) < 0)
 				return -1;
 			out[n] = '\0';
 		}
@@ -211,19 +220,10 @@ static void who(struct sf_ll_denial *d, char comm[17])
 {
 	comm[0] = '?';
 	comm[1] = '\0';
-	sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
+	own(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0);
 	comm[16] = '\0';
 	d->comm = comm;
-	d->pid = sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
-}
-
-/* A call the library makes for a report, unless an inherited kernel
- * filter would deny it. */
-static long own(long nr, long a0, long a1, long a2, long a3)
-{
-	const uint64_t a[6] = { (uint64_t)a0, (uint64_t)a1, (uint64_t)a2, (uint64_t)a3, 0, 0 };
-
-	return sf_may_call(nr, a) ? sf_sys(nr, a0, a1, a2, a3, 0, 0) : -EPERM;
+	d->pid = own(SYS_getpid, 0, 0, 0, 0);
 }
 
 /* abs, lexically absolute, made the path Landlock checks: symbolic links

@@ -101,6 +101,22 @@ for pre in "$LIB" ""; do
 	fi
 done
 
+# The library's own calls for a report pass the kernel filter too: with
+# LD_PRELOAD beside LD_AUDIT, a denial of a relative path is not resolved
+# against a cwd the policy denies asking for (no report, no kill); an
+# absolute one is reported
+env LD_AUDIT="$LIB" LD_PRELOAD="$LIB" SECFILTER_MODE=trusted SECFILTER_POLICY="$P; getcwd: 0" \
+	$PY -c "
+import os
+os.chdir('$S')
+for n in 'b/r', '$S/b/r':
+    try: open(n, 'w'); print('opened', n)
+    except PermissionError: print('denied', n)
+print('alive')" > out 2> err || fail "a report's getcwd under the filter: status $?: $(cat err)"
+expect_grep '^alive$' out
+[ "$(grep -c '^denied ' out)" = 2 ] || fail "a report's getcwd under the filter: $(cat out)"
+[ "$(grep -c '^    add: ' err)" = 1 ] || fail "a report's getcwd under the filter: not one report: $(cat err)"
+
 # audit_cp [WRAP...]: cp under LD_AUDIT alone into err, its status checked;
 # through a pipe, whose end comes when the listener, which holds the
 # program's standard error until the tree's records are in, is done
