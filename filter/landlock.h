@@ -196,6 +196,8 @@ struct sf_ll_denial {
 	uint64_t right;    /* one right (SF_FS_* or SF_NET_*) */
 	int port;          /* a port's denial: the TCP port */
 	const char *exec;  /* path is the interpreter of this file, exec'd; NULL */
+	const char *more;  /* other paths the add: line grants the right too
+			    * (space-separated: an exec's later interpreters); NULL */
 };
 
 /* The first layer of ll that denies right on path's first n bytes (path

@@ -69,6 +69,10 @@ static void put_fix(struct sf_out *o, const struct sf_ll_denial *d)
 		sf_out_mem(o, d->path, d->at_len);
 	else
 		sf_out_digits(o, (uint64_t)d->port, 10);
+	if (d->more) {
+		sf_out_str(o, " ");
+		sf_out_str(o, d->more);
+	}
 }
 
 /* "fs.write (p.conf:4)" */

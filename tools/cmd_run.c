@@ -773,34 +773,51 @@ static int verify_interposed(struct run *r, int *status)
 /* PROG's exec failed with EACCES.  When the policy's fs. rules do not
  * grant a file the kernel opens to run it (PROG, its #! interpreters, its
  * loader) execute and read, that is why: reported as the library reports
- * an exec it sees denied, by the process that made it (run's child). */
+ * an exec it sees denied, by the process that made it (run's child), the
+ * first such file named, the add: line granting the later ones denied the
+ * same right as well. */
 static void exec_denied_by_landlock(struct run *r)
 {
 	static const uint64_t rights[] = { SF_FS_EXECUTE, SF_FS_READ_FILE };
 	const struct sf_landlock *ll = r->policy->landlock;
-	char *files[8], real[PATH_MAX], text[3 * PATH_MAX + 512], fix[PATH_MAX + 64];
+	char *files[8], real[PATH_MAX], first[PATH_MAX], more[4 * PATH_MAX];
+	char text[3 * PATH_MAX + 512], fix[5 * PATH_MAX + 64];
+	struct sf_ll_denial d = { "secfilter", r->pid, SYS_execve, NULL, first, 0, 0, 0, NULL, NULL };
 	const struct sf_ll_rule *rule;
-	int n, i, k, found = 0;
+	size_t used = 0;
+	int n, i, k;
 
 	if (!ll)
 		return;
 	n = prog_exec_chain(r->path, files, 8);
 	for (i = 0; i < n; i++) {
-		for (k = 0; !found && k < 2 && realpath(files[i], real); k++) {
-			struct sf_ll_denial d = { "secfilter", r->pid, SYS_execve, files[i], real,
-						  strlen(real), rights[k], 0, i ? r->path : NULL };
-			struct sf_out o = { text, sizeof text, 0 }, fo = { fix, sizeof fix, 0 };
-
-			if (sf_ll_denier(ll, d.right, real, d.at_len, 0, &rule) < 0)
+		for (k = 0; k < 2 && realpath(files[i], real); k++) {
+			if (sf_ll_denier(ll, rights[k], real, strlen(real), 0, &rule) < 0)
 				continue;
-			found = 1;
-			if (sf_ll_report(&o, ll, &d) && sf_out_end(&o) < sizeof text &&
-			    sf_ll_fix(&fo, ll, &d) && sf_out_end(&fo) < sizeof fix &&
-			    treelog_landlock(&r->tl, fix, d.comm, 1))
-				treelog_write(&r->tl, text, o.len);
+			if (!d.right) {
+				snprintf(first, sizeof first, "%s", real);
+				d.given = files[i];
+				d.at_len = strlen(first);
+				d.right = rights[k];
+				d.exec = i ? r->path : NULL;
+			} else if (rights[k] == d.right && used + strlen(real) + 2 < sizeof more) {
+				used += (size_t)snprintf(more + used, sizeof more - used, "%s%s",
+							 used ? " " : "", real);
+			}
+			break;
 		}
-		free(files[i]);
 	}
+	d.more = used ? more : NULL;
+	if (d.right) {
+		struct sf_out o = { text, sizeof text, 0 }, fo = { fix, sizeof fix, 0 };
+
+		if (sf_ll_report(&o, ll, &d) && sf_out_end(&o) < sizeof text &&
+		    sf_ll_fix(&fo, ll, &d) && sf_out_end(&fo) < sizeof fix &&
+		    treelog_landlock(&r->tl, fix, d.comm, 1))
+			treelog_write(&r->tl, text, o.len);
+	}
+	for (i = 0; i < n; i++)
+		free(files[i]);
 }
 
 /* PROG did not get to run: say why in execvp's terms. */

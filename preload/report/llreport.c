@@ -164,6 +164,9 @@ struct area {
 	char text[2 * PATH_CAP + 512];
 	unsigned char head[1024];      /* an exec's file: ELF headers, #! line */
 	char interp[SF_SCRIPT_HEAD];   /* the interpreter the kernel opens next */
+	char given[PATH_CAP];          /* an exec's first denied file, as named */
+	char other[PATH_CAP];          /* a later file of the exec, resolved */
+	char more[PATH_CAP];           /* " path" for each later one denied the same */
 };
 static struct area shared;
 static int shared_busy;
@@ -268,59 +271,84 @@ static void resolve(char *abs, int dir, char *tmp)
 	sf_memcpy(abs, tmp, (size_t)k + 1);
 }
 
-/* The first right of need that a layer denies on path, reported: 1 when
- * one was. */
-static int report_in(struct area *a, const struct sf_landlock *ll, long nr, int dfd,
-		     const char *path, uint64_t need, const char *exec)
+/* The first right of need that a layer denies on path: the right, with
+ * the path Landlock checks in out (PATH_CAP bytes) and how much of it the
+ * right is checked on in *at; 0 when every right is granted or the path
+ * cannot be made absolute. */
+static uint64_t denied(struct area *a, const struct sf_landlock *ll, int dfd, const char *path,
+		       uint64_t need, char *out, size_t *at)
 {
-	struct sf_ll_denial d = { NULL, 0, nr, path, NULL, 0, 0, 0, exec };
 	const struct sf_ll_rule *rule;
 	uint64_t right;
-	char comm[17];
 
-	if (absolute(dfd, path, a->abs) < 0)
+	if (absolute(dfd, path, out) < 0)
 		return 0;
-	resolve(a->abs, (need & IN_DIR) != 0, a->text);
-	d.path = a->abs;
+	resolve(out, (need & IN_DIR) != 0, a->text);
 	for (right = 1; right <= need; right <<= 1) {
-		size_t n = sf_strlen(a->abs);
+		size_t n = sf_strlen(out);
 
 		if (!(need & right))
 			continue;
 		if (right & IN_DIR) { /* made or removed in its directory */
-			while (n > 1 && a->abs[n - 1] != '/')
+			while (n > 1 && out[n - 1] != '/')
 				n--;
 			n = n > 1 ? n - 1 : 1;
 		}
-		if (sf_ll_denier(ll, right, a->abs, n, 0, &rule) >= 0) {
-			d.right = right;
-			d.at_len = n;
-			who(&d, comm);
-			emit(a, &d, ll);
-			return 1;
+		if (sf_ll_denier(ll, right, out, n, 0, &rule) >= 0) {
+			*at = n;
+			return right;
 		}
 	}
 	return 0;
 }
 
+static void report(struct area *a, const struct sf_landlock *ll, struct sf_ll_denial *d)
+{
+	char comm[17];
+
+	who(d, comm);
+	emit(a, d, ll);
+}
+
 /* An exec: the file, and when the rules grant it, the interpreters the
  * kernel opens after it (a script's, its own if a script, an ELF image's
- * loader), each of which needs what the file does. */
+ * loader), each of which needs what the file does.  The first one denied
+ * is reported; the add: line names the later ones denied the same right
+ * too, so that one line lets the exec through where the kernel, which
+ * stops at the first, would have refused the next. */
 static void report_exec(struct area *a, const struct sf_landlock *ll, long nr, int dfd,
 			const char *path)
 {
+	struct sf_ll_denial d = { NULL, 0, nr, NULL, a->abs, 0, 0, 0, NULL, NULL };
+	struct sf_buf more = { a->more, 0, sizeof a->more };
 	const char *name, *arg, *exec = NULL;
+	uint64_t right;
 	int depth;
+	size_t at;
 	long fd, n;
 
 	for (depth = 0; depth < 6; depth++) {
-		if (report_in(a, ll, nr, dfd, path, EXEC_NEED, exec))
-			return;
+		right = denied(a, ll, dfd, path, EXEC_NEED, d.right ? a->other : a->abs, &at);
+		if (right && !d.right) {
+			/* the name as given, kept: a->interp is read again below */
+			size_t len = sf_strlen(path);
+
+			len = len < sizeof a->given ? len : sizeof a->given - 1;
+			sf_memcpy(a->given, path, len);
+			a->given[len] = '\0';
+			d.given = a->given;
+			d.right = right;
+			d.at_len = at;
+			d.exec = exec;
+		} else if (right && right == d.right) {
+			sf_putc(&more, ' ');
+			sf_puts(&more, a->other);
+		}
 		/* as the exec path opens it: a FIFO must not block the report */
 		fd = own(SYS_openat, dfd, (long)path,
 			 O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
 		if (fd < 0)
-			return;
+			break;
 		n = own(SYS_pread64, fd, (long)a->head, sizeof a->head, 0);
 		name = NULL;
 		if (n >= 2 && a->head[0] == '#' && a->head[1] == '!') {
@@ -334,12 +362,19 @@ static void report_exec(struct area *a, const struct sf_landlock *ll, long nr, i
 		}
 		own(SYS_close, fd, 0, 0, 0);
 		if (!name)
-			return;
+			break;
 		if (!exec)
 			exec = path; /* the program's: the file its exec named */
-		path = name; /* in a->interp, read again only after its report */
+		path = name; /* in a->interp, read again only after denied() */
 		dfd = AT_FDCWD;
 	}
+	if (!d.right)
+		return;
+	if (more.len && more.len < more.cap) {
+		a->more[more.len] = '\0';
+		d.more = a->more + 1;
+	}
+	report(a, ll, &d);
 }
 
 static void report_path(const struct sf_landlock *ll, long nr, int dfd, const char *path,
@@ -349,17 +384,21 @@ static void report_path(const struct sf_landlock *ll, long nr, int dfd, const ch
 
 	if (!a)
 		return;
-	if (need == EXEC_NEED)
+	if (need == EXEC_NEED) {
 		report_exec(a, ll, nr, dfd, path);
-	else
-		report_in(a, ll, nr, dfd, path, need, NULL);
+	} else {
+		struct sf_ll_denial d = { NULL, 0, nr, path, a->abs, 0, 0, 0, NULL, NULL };
+
+		if ((d.right = denied(a, ll, dfd, path, need, a->abs, &d.at_len)))
+			report(a, ll, &d);
+	}
 	give(a);
 }
 
 static void report_port(const struct sf_landlock *ll, long nr, const void *addr, long len)
 {
 	const struct sockaddr_in *sin = addr;
-	struct sf_ll_denial d = { NULL, 0, nr, NULL, NULL, 0, 0, 0, NULL };
+	struct sf_ll_denial d = { NULL, 0, nr, NULL, NULL, 0, 0, 0, NULL, NULL };
 	const struct sf_ll_rule *rule;
 	struct area *a;
 	char comm[17];

@@ -500,30 +500,41 @@ static const struct {
 	struct sf_ll_denial d;
 	const char *want;
 } denials[] = {
-	{ LL_P, { "cp", 1234, SYS_openat, "../b/x", "/tmp/b/x", 6, SF_FS_MAKE_REG, 0, NULL },
+	{ LL_P,
+	  { .comm = "cp", .pid = 1234, .nr = SYS_openat, .given = "../b/x", .path = "/tmp/b/x",
+	    .at_len = 6, .right = SF_FS_MAKE_REG },
 	  "cp[1234]: openat denied by Landlock: \"../b/x\" (/tmp/b/x) needs fs.make_reg\n"
 	  "    rule: fs.write (t.conf:3) does not grant it here\n    add: fs.write: /tmp/b\n" },
-	{ LL_P, { NULL, 0, -1, NULL, "/tmp/b", 6, SF_FS_MAKE_REG, 0, NULL },
+	{ LL_P, { .nr = -1, .path = "/tmp/b", .at_len = 6, .right = SF_FS_MAKE_REG },
 	  "?[?]: a call denied by Landlock: /tmp/b needs fs.make_reg\n"
 	  "    rule: fs.write (t.conf:3) does not grant it here\n    add: fs.write: /tmp/b\n" },
-	{ LL_P, { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9, NULL },
+	{ LL_P, { .comm = "py", .pid = 7, .nr = SYS_connect, .right = SF_NET_CONNECT, .port = 9 },
 	  "py[7]: connect denied by Landlock: TCP port 9\n"
 	  "    rule: net.connect (t.conf:4) does not grant it here\n    add: net.connect: 9\n" },
 	/* a denial the policy's layers do not explain: none of ours */
-	{ LL_P, { "cp", 1, SYS_openat, "/tmp/a/x", "/tmp/a/x", 6, SF_FS_MAKE_REG, 0, NULL }, NULL },
-	{ LL_Q, { "sh", 5, SYS_execve, "/bin/cat", "/usr/bin/cat", 12, SF_FS_EXECUTE, 0, NULL },
+	{ LL_P,
+	  { .comm = "cp", .pid = 1, .nr = SYS_openat, .given = "/tmp/a/x", .path = "/tmp/a/x",
+	    .at_len = 6, .right = SF_FS_MAKE_REG },
+	  NULL },
+	{ LL_Q,
+	  { .comm = "sh", .pid = 5, .nr = SYS_execve, .given = "/bin/cat", .path = "/usr/bin/cat",
+	    .at_len = 12, .right = SF_FS_EXECUTE },
 	  "sh[5]: execve denied by Landlock: \"/bin/cat\" (/usr/bin/cat) needs fs.execute\n"
 	  "    rule: fs.exec (t.conf:4) does not grant it here\n    add: fs.exec: /usr/bin/cat\n" },
-	{ LL_Q, { "sh", 5, SYS_execve, "/lib64/ld-linux-x86-64.so.2", "/usr/lib/ld.so", 14,
-		  SF_FS_EXECUTE, 0, "/bin/echo" },
+	{ LL_Q,
+	  { .comm = "sh", .pid = 5, .nr = SYS_execve, .given = "/lib64/ld-linux-x86-64.so.2",
+	    .path = "/usr/lib/ld.so", .at_len = 14, .right = SF_FS_EXECUTE, .exec = "/bin/echo" },
 	  "sh[5]: execve denied by Landlock: \"/lib64/ld-linux-x86-64.so.2\" (/usr/lib/ld.so), the "
 	  "interpreter of \"/bin/echo\", needs fs.execute\n"
 	  "    rule: fs.exec (t.conf:4) does not grant it here\n    add: fs.exec: /usr/lib/ld.so\n" },
-	{ LL_P, { "sh", 5, SYS_execve, "/bin/cat", "/usr/bin/cat", 12, SF_FS_EXECUTE, 0, NULL },
+	/* the exec's later files denied the same right: one add: line */
+	{ LL_P,
+	  { .comm = "sh", .pid = 5, .nr = SYS_execve, .given = "/bin/cat", .path = "/usr/bin/cat",
+	    .at_len = 12, .right = SF_FS_EXECUTE, .more = "/usr/lib/ld.so" },
 	  "sh[5]: execve denied by Landlock: \"/bin/cat\" (/usr/bin/cat) needs fs.execute\n"
 	  "    rule: no fs.exec rule, and the fs. rules (t.conf:2) deny what none grants\n"
-	  "    add: fs.exec: /usr/bin/cat\n" },
-	{ LL_Q, { "py", 7, SYS_connect, NULL, NULL, 0, SF_NET_CONNECT, 9, NULL },
+	  "    add: fs.exec: /usr/bin/cat /usr/lib/ld.so\n" },
+	{ LL_Q, { .comm = "py", .pid = 7, .nr = SYS_connect, .right = SF_NET_CONNECT, .port = 9 },
 	  "py[7]: connect denied by Landlock: TCP port 9\n"
 	  "    rule: no net.connect rule, and the net. rules (t.conf:5) deny what none grants\n"
 	  "    add: net.connect: 9\n" },
