@@ -286,7 +286,7 @@ $(B)/escape/h_interp: tests/escape/h_interp.c
 	$(CC) -O1 $(WARN) -static -nostdlib -fno-pic -no-pie -o $@ $<
 
 # The same code dynamic, with the system's loader and no library:
-# a_exec_rlimit, a_exec_nofile, a_exec_chmod.
+# a_exec_rlimit, a_exec_nofile, a_exec_chmod, a_exec_sigids.
 $(B)/escape/h_nolibc: tests/escape/h_interp.c
 	@mkdir -p $(@D)
 	$(CC) -O1 $(WARN) -nostdlib -fPIE -pie -Wl,--dynamic-linker=/lib64/ld-linux-x86-64.so.2 -o $@ $<

@@ -23,6 +23,7 @@ struct env_in {
 	const char *landlock; /* the layers entered already (landlock.c) */
 	const char *audit; /* LD_AUDIT's value, if set */
 	const char *rewrite; /* for the rewriter's settings (rewrite.c) */
+	const char *sigmask; /* SF_SIGMASK_VAR: set by the exec that started us */
 };
 
 /* The value of the variable NAME into slot, when entry sets it (the
@@ -47,7 +48,8 @@ static void read_env(struct env_in *e, char **env)
 		       take(s, "MODE", e->mode) || take(s, "HANDSHAKE", e->handshake) ||
 		       take(s, "COMM", e->comm) || take(s, "SUPERVISOR", e->supervisor) ||
 		       take(s, "ORIGINS", e->origins) || take(s, "REWRITE", e->rewrite) ||
-		       take(s, "LANDLOCK", e->landlock)); /* SF_LL_FACT_VAR */
+		       take(s, "LANDLOCK", e->landlock) || /* SF_LL_FACT_VAR */
+		       take(s, "SIGMASK", e->sigmask)); /* SF_SIGMASK_VAR */
 	}
 }
 
@@ -401,6 +403,29 @@ static void unblock_sigsys(void)
 	uint64_t set = SF_SIGSYS_BIT;
 
 	sf_sys(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&set, 0, 8, 0, 0);
+}
+
+/* The program's signal mask, SIGSYS unblocked: an image the library's
+ * exec started (every signal blocked, trap/exec.c) gets the one its exec
+ * was made with; any other keeps its own. */
+static void program_mask(const char *hex)
+{
+	uint64_t m = 0;
+	const char *c = hex;
+
+	for (; c && *c; c++) {
+		unsigned d = (unsigned)(*c >= 'a' ? *c - 'a' + 10 : *c - '0');
+
+		if (d > 15 || c - hex >= 16)
+			break;
+		m = m << 4 | d;
+	}
+	if (!c || c == hex || *c) {
+		unblock_sigsys();
+		return;
+	}
+	m &= ~SF_SIGSYS_BIT;
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&m, 0, 8, 0, 0);
 }
 
 static void arm_or_die(void)
@@ -780,7 +805,9 @@ __attribute__((constructor(101))) static void sf_init(int argc, char **argv, cha
 	sf_cur = p;
 	if ((handed ? sf_publish_handed(p, e.policy, e.origins) : sf_publish(p)) < 0)
 		sf_fatal("secfilter: out of memory");
-	unblock_sigsys();
+	program_mask(e.sigmask);
+	if (e.sigmask)
+		strip_env(SF_SIGMASK_VAR "=");
 	sf_ll_boot(p, e.landlock, 0);
 	others = sf_other_threads();
 	arm_or_die();

@@ -72,6 +72,10 @@ extern const struct sf_policy *sf_kpol;
  * then, after its NUL, "SECFILTER_ORIGINS=<map>" (entry/api.c). */
 extern const char *sf_env_policy;
 
+/* The signal mask an exec'd image's constructor restores, in hex: the
+ * exec path runs, and execs, with every signal blocked (trap/exec.c). */
+#define SF_SIGMASK_VAR "SECFILTER_SIGMASK"
+
 /* The origins that follow a published SECFILTER_POLICY. */
 static inline const char *sf_env_origins(const char *env_policy)
 {

@@ -746,11 +746,11 @@ static size_t count_vec(char *const *v)
 /* What fill_env puts before the program's own entries, at the most, and
  * the NULL: LD_PRELOAD, the policy, its origins, the action, the log, the
  * mode, the supervisor, the rewriter's setting, the Landlock fact, the
- * name and LD_AUDIT. */
-#define OURS_ENV 12
+ * name, the signal mask and LD_AUDIT. */
+#define OURS_ENV 13
 
 static void fill_env(char **out, char *const *envp, char *preload, int has_preload,
-		     char *comm, int with_us)
+		     char *comm, char *mask, int with_us)
 {
 	size_t k = 0;
 
@@ -773,6 +773,7 @@ static void fill_env(char **out, char *const *envp, char *preload, int has_prelo
 			out[k++] = (char *)sf_ll_env();
 		if (comm)
 			out[k++] = comm;
+		out[k++] = mask;
 		if (sf_cfg.env_audit) /* trusted mode: before the image's code */
 			out[k++] = (char *)sf_cfg.env_audit;
 	}
@@ -833,25 +834,23 @@ static long exec_by_path(const struct exec_req *r, char **env)
 /* SIG_IGN survives exec, and the program may have asked for it on SIGSYS
  * (its shadow: the kernel's action is our handler, which exec resets to
  * SIG_DFL).  For the exec itself it goes to the kernel, with every signal
- * blocked meanwhile (no handler of the program may trap while SIGSYS is
- * ignored: the kernel would kill the process).  The new image's library
+ * blocked meanwhile, as the whole exec path runs (sf_exec: no handler of
+ * the program may trap while SIGSYS is ignored, the kernel would kill
+ * the process).  The new image's library
  * then finds it as the program's disposition, a static image as its own. */
 struct ignore {
 	int on;
-	uint64_t mask;
 	struct sf_ksigaction saved;
 };
 
 static void pass_ignore(struct ignore *g)
 {
 	struct sf_ksigaction shadow, ign = { 0 };
-	uint64_t all = ~0ull;
 
 	sf_sigsys_shadow_action(NULL, (uint64_t *)&shadow);
 	g->on = shadow.handler == (void *)SIG_IGN;
 	if (!g->on)
 		return;
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&g->mask, 8, 0, 0);
 	ign.handler = (void *)SIG_IGN;
 	ign.flags = SA_RESTORER;
 	ign.restorer = sf_restorer_plain;
@@ -861,10 +860,8 @@ static void pass_ignore(struct ignore *g)
 /* After an exec that failed. */
 static void unpass_ignore(struct ignore *g)
 {
-	if (!g->on)
-		return;
-	sf_sys(SYS_rt_sigaction, SIGSYS, (long)&g->saved, 0, 8, 0, 0);
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&g->mask, 0, 8, 0, 0);
+	if (g->on)
+		sf_sys(SYS_rt_sigaction, SIGSYS, (long)&g->saved, 0, 8, 0, 0);
 }
 
 /* Where an exec builds its plan, environment and arguments: a buffer of
@@ -943,6 +940,32 @@ static long no_new_privs(void)
 	return sf_sys(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
 }
 
+/* The exec path runs with every signal blocked.  What it reads of the
+ * calling thread -- above all its ids, which decide secure mode
+ * (exec_ids) -- a handler of the program run in between could change
+ * (a_exec_sigids: setresgid from a signal handler; glibc's setresgid
+ * changes every thread's ids through a signal), and a check made just
+ * before the exec would leave the instructions up to it.  The mask is
+ * the calling thread's, and survives the exec: an image that loads the
+ * library gets the program's back from SECFILTER_SIGMASK in its
+ * constructor (one call, which unblocked SIGSYS before), any other
+ * image before its exec (a kernel filter does not care about secure
+ * mode).  A signal that comes meanwhile waits, as one that comes during
+ * the execve itself does: if the exec succeeds, the new image takes it
+ * with the dispositions exec leaves. */
+static uint64_t block_all(void)
+{
+	uint64_t all = ~0ull, old = 0;
+
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
+	return old;
+}
+
+static void restore_mask(uint64_t old)
+{
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
 /* Everything is built in one mapping (buf_get) rather than on the stack:
  * this runs in the SIGSYS handler, on whatever stack the program made the
  * call from (a small thread stack, a posix_spawn child's). */
@@ -951,12 +974,13 @@ long sf_exec(struct sf_call *c)
 	struct exec_req r;
 	struct plan *pl;
 	const char *prog_pre;
-	struct sf_buf pre, name, comm;
+	struct sf_buf pre, name, comm, mask;
 	struct ignore ign;
 	size_t nenv, nargv, size, off;
 	char *buf, *outer, *mem, **env, **argv;
 	int has_pre, with_us;
 	long ret, plen;
+	uint64_t old;
 
 	/* log mode's summary of this image, which the exec ends */
 	if (__atomic_load_n(&sf_logsum_active, __ATOMIC_RELAXED) && !sf_in_vfork)
@@ -978,7 +1002,7 @@ long sf_exec(struct sf_call *c)
 	 * arguments; the plan; LD_PRELOAD; SECFILTER_COMM; the kernel's name */
 	off = (nenv + OURS_ENV + nargv + 2 * MAX_INTERP + 2) * sizeof(char *);
 	size = off + sizeof *pl + sf_strlen(sf_str(sf_cfg.lib_path)) +
-	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + (size_t)plen + 32;
+	       (prog_pre ? sf_strlen(prog_pre) : 0) + 16 + 32 + 40 + (size_t)plen + 32;
 	buf = buf_get(size);
 	if (!buf)
 		return -ENOMEM;
@@ -993,8 +1017,11 @@ long sf_exec(struct sf_call *c)
 	off += pre.cap;
 	comm = (struct sf_buf){ mem + off, 0, 32 };
 	off += comm.cap;
+	mask = (struct sf_buf){ mem + off, 0, 40 };
+	off += mask.cap;
 	name = (struct sf_buf){ mem + off, 0, size - off };
 
+	old = block_all();
 	probe(pl, &r, &name);
 	if (pl->t == T_FAILS) {
 		ret = pl->err;
@@ -1006,7 +1033,10 @@ long sf_exec(struct sf_call *c)
 	has_pre = build_preload(&pre, prog_pre, with_us);
 	if (with_us && !empty_path(&r) && (!pl->named || pl->nscripts))
 		put_comm(&comm, pl->filename);
-	fill_env(env, r.envp, pre.p, has_pre, comm.len ? comm.p : NULL, with_us);
+	sf_puts(&mask, SF_SIGMASK_VAR "=");
+	sf_putx(&mask, old);
+	sf_putc(&mask, '\0');
+	fill_env(env, r.envp, pre.p, has_pre, comm.len ? comm.p : NULL, mask.p, with_us);
 	if (with_us && pl->nscripts)
 		fill_argv(argv, pl, r.argv);
 	else
@@ -1020,6 +1050,8 @@ long sf_exec(struct sf_call *c)
 			ret = -EFAULT;
 		else if ((ret = kernel_filter_now()) == 0) {
 			pass_ignore(&ign);
+			if (!ign.on) /* the image's own mask; under SIG_IGN all stay blocked */
+				restore_mask(old);
 			ret = exec_by_path(&r, env);
 			unpass_ignore(&ign);
 		}
@@ -1038,6 +1070,7 @@ long sf_exec(struct sf_call *c)
 	}
 	pending = outer;
 out:
+	restore_mask(old);
 	if (pl->lease_fd >= 0 && pl->lease_fd != pl->fd)
 		sf_sys(SYS_close, pl->lease_fd, 0, 0, 0, 0, 0);
 	if (pl->fd_ours)
