@@ -38,19 +38,6 @@ struct clone_req {
 	size_t ca_size;
 };
 
-static uint64_t block_all(void)
-{
-	uint64_t all = ~0ull, old = 0;
-
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
-	return old;
-}
-
-static void restore_mask(uint64_t old)
-{
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
-}
-
 /* clone3's struct as the kernel checks it before creating anything: too
  * large, too small, not there, or longer than ours with a tail that is
  * not zero.  We pass on our copy with our size (the kernel zero-fills what
@@ -170,7 +157,7 @@ static long fork_like(struct sf_call *c, struct clone_req *r)
 	 * was two page faults of each (the vDSO's note, and the cache's page
 	 * written). */
 	(void)sf_kernel_version();
-	old = block_all();
+	old = sf_block_all();
 	locked = sf_rw_fork_begin();
 	ret = sf_sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
 		     (long)c->a[3], (long)c->a[4], (long)c->a[5]);
@@ -181,7 +168,7 @@ static long fork_like(struct sf_call *c, struct clone_req *r)
 		if (clear)
 			clear_handlers(1);
 	}
-	restore_mask(old);
+	sf_restore_mask(old);
 	return ret;
 }
 
@@ -250,14 +237,14 @@ static long new_stack(struct sf_call *c, struct clone_req *r)
 	} else {
 		c->a[1] = sp;
 	}
-	old = block_all();
+	old = sf_block_all();
 	ret = sf_clone_thread(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
 			      (long)c->a[3], (long)c->a[4], how);
 	/* A child sharing our memory has exec'd or exited: what its exec
 	 * mapped is ours to unmap. */
 	if (ret > 0 && (r->flags & (CLONE_VM | CLONE_VFORK)) == (CLONE_VM | CLONE_VFORK))
 		sf_exec_reap();
-	restore_mask(old);
+	sf_restore_mask(old);
 	return ret;
 }
 

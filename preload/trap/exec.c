@@ -952,21 +952,9 @@ static long no_new_privs(void)
  * image before its exec (a kernel filter does not care about secure
  * mode).  A signal that comes meanwhile waits, as one that comes during
  * the execve itself does: if the exec succeeds, the new image takes it
- * with the dispositions exec leaves. */
-static uint64_t block_all(void)
-{
-	uint64_t all = ~0ull, old = 0;
-
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
-	return old;
-}
-
-static void restore_mask(uint64_t old)
-{
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
-}
-
-/* Everything is built in one mapping (buf_get) rather than on the stack:
+ * with the dispositions exec leaves.
+ *
+ * Everything is built in one mapping (buf_get) rather than on the stack:
  * this runs in the SIGSYS handler, on whatever stack the program made the
  * call from (a small thread stack, a posix_spawn child's). */
 long sf_exec(struct sf_call *c)
@@ -1021,7 +1009,7 @@ long sf_exec(struct sf_call *c)
 	off += mask.cap;
 	name = (struct sf_buf){ mem + off, 0, size - off };
 
-	old = block_all();
+	old = sf_block_all();
 	probe(pl, &r, &name);
 	if (pl->t == T_FAILS) {
 		ret = pl->err;
@@ -1051,7 +1039,7 @@ long sf_exec(struct sf_call *c)
 		else if ((ret = kernel_filter_now()) == 0) {
 			pass_ignore(&ign);
 			if (!ign.on) /* the image's own mask; under SIG_IGN all stay blocked */
-				restore_mask(old);
+				sf_restore_mask(old);
 			ret = exec_by_path(&r, env);
 			unpass_ignore(&ign);
 		}
@@ -1070,7 +1058,7 @@ long sf_exec(struct sf_call *c)
 	}
 	pending = outer;
 out:
-	restore_mask(old);
+	sf_restore_mask(old);
 	if (pl->lease_fd >= 0 && pl->lease_fd != pl->fd)
 		sf_sys(SYS_close, pl->lease_fd, 0, 0, 0, 0, 0);
 	if (pl->fd_ours)

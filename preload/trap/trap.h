@@ -45,6 +45,21 @@ long sf_shadow_rt_sigaction(const void *act, void *oact); /* 0 or -errno */
 /* Gives a kernel sigaction our restorer and a mask without SIGSYS. */
 void sf_rt_sigaction_fix(uint64_t *kact);
 
+/* Every signal blocked, for a window no handler of the program may run
+ * in (a fork's frame copy, an exec's checks); the mask it replaced. */
+static inline uint64_t sf_block_all(void)
+{
+	uint64_t all = ~0ull, old = 0;
+
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
+	return old;
+}
+
+static inline void sf_restore_mask(uint64_t old)
+{
+	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
 /* clone.c */
 long sf_clone(struct sf_call *c);
 
