@@ -170,6 +170,8 @@ void sf_putc(struct sf_buf *b, char c);
 void sf_putu(struct sf_buf *b, uint64_t v);
 void sf_puti(struct sf_buf *b, int64_t v);
 void sf_putx(struct sf_buf *b, uint64_t v); /* hex, no 0x */
+/* Lower-case hex digits at *s, read: their value, *s past them. */
+uint64_t sf_getx(const char **s);
 const char *sf_strerror(int e);
 /* Memory read or written 8 bytes at a time (libc.c, user.c): any type
  * may lie there, at any alignment (fine on x86-64). */

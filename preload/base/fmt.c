@@ -89,6 +89,21 @@ void sf_puti(struct sf_buf *b, int64_t v)
 	}
 }
 
+uint64_t sf_getx(const char **s)
+{
+	uint64_t v = 0;
+
+	for (;; (*s)++) {
+		char c = **s;
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			return v;
+	}
+}
+
 void sf_putx(struct sf_buf *b, uint64_t v)
 {
 	put_base(b, v, 16);

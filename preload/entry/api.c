@@ -310,8 +310,8 @@ static int blocks_sigsys(long tid)
 	static const char key[] = "\nSigBlk:\t";
 	char path[64], buf[2048];
 	struct sf_buf b = { path, 0, sizeof path };
-	long fd, n, i, k;
-	uint64_t mask = 0;
+	const char *hex;
+	long fd, n, i;
 
 	sf_puts(&b, "/proc/self/task/");
 	sf_putu(&b, (uint64_t)tid);
@@ -327,16 +327,8 @@ static int blocks_sigsys(long tid)
 	for (i = 0; i < n; i++) {
 		if (!sf_startswith(buf + i, key))
 			continue;
-		for (k = i + (long)sizeof key - 1; k < n; k++) {
-			char ch = buf[k];
-			if (ch >= '0' && ch <= '9')
-				mask = mask << 4 | (uint64_t)(ch - '0');
-			else if (ch >= 'a' && ch <= 'f')
-				mask = mask << 4 | (uint64_t)(ch - 'a' + 10);
-			else
-				break;
-		}
-		return (mask & SF_SIGSYS_BIT) != 0;
+		hex = buf + i + sizeof key - 1;
+		return (sf_getx(&hex) & SF_SIGSYS_BIT) != 0;
 	}
 	return 0;
 }

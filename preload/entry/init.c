@@ -204,21 +204,6 @@ static char *read_policy_file(const char *path, size_t *len, size_t *cap)
  * still works from another directory.  The name is the loader's (objs.c):
  * dladdr would be the program's, if it exports one, and so would be the
  * library an exec'd image preloads. */
-static uint64_t hex(const char **s)
-{
-	uint64_t v = 0;
-
-	for (;; (*s)++) {
-		char c = **s;
-		if (c >= '0' && c <= '9')
-			v = v << 4 | (uint64_t)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v = v << 4 | (uint64_t)(c - 'a' + 10);
-		else
-			return v;
-	}
-}
-
 /* The file mapped at addr, from /proc/self/maps (absolute, as the kernel
  * names it), into buf; NULL if not found. */
 static const char *mapped_file(uintptr_t addr, char *buf, size_t cap)
@@ -239,7 +224,7 @@ static const char *mapped_file(uintptr_t addr, char *buf, size_t cap)
 	maps[n] = '\0';
 	for (line = maps; *line && !found; ) {
 		const char *s = line, *path;
-		uint64_t lo = hex(&s), hi = (*s == '-' ? s++, hex(&s) : 0);
+		uint64_t lo = sf_getx(&s), hi = (*s == '-' ? s++, sf_getx(&s) : 0);
 		size_t k = 0;
 		for (path = s; *path && *path != '\n' && *path != '/'; path++)
 			;
@@ -410,22 +395,13 @@ static void unblock_sigsys(void)
  * was made with; any other keeps its own. */
 static void program_mask(const char *hex)
 {
-	uint64_t m = 0;
-	const char *c = hex;
+	const char *end = hex;
+	uint64_t m = hex ? sf_getx(&end) & ~SF_SIGSYS_BIT : 0;
 
-	for (; c && *c; c++) {
-		unsigned d = (unsigned)(*c >= 'a' ? *c - 'a' + 10 : *c - '0');
-
-		if (d > 15 || c - hex >= 16)
-			break;
-		m = m << 4 | d;
-	}
-	if (!c || c == hex || *c) {
+	if (!hex || end == hex || *end)
 		unblock_sigsys();
-		return;
-	}
-	m &= ~SF_SIGSYS_BIT;
-	sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&m, 0, 8, 0, 0);
+	else
+		sf_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&m, 0, 8, 0, 0);
 }
 
 static void arm_or_die(void)
