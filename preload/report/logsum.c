@@ -60,7 +60,9 @@ int sf_logsum_active SF_HOT;
 
 static long self_pid(void)
 {
-	return sf_may(SYS_getpid, 0) ? sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0;
+	long pid = sf_may_sys(SYS_getpid, 0, 0, 0, 0);
+
+	return pid < 0 ? 0 : pid;
 }
 
 /* This process's table, made or emptied for it when it is another's. */
@@ -192,8 +194,7 @@ static void comm_of(char comm[17])
 {
 	comm[0] = '?';
 	comm[1] = '\0';
-	if (sf_may(SYS_prctl, PR_GET_NAME))
-		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
+	sf_may_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0);
 	comm[16] = '\0';
 }
 
@@ -253,8 +254,7 @@ static int tell_supervisor(const struct sf_vsum *v, size_t n, const struct ll_en
 			   (long)(__builtin_offsetof(struct sockaddr_un, sun_path) + 1 + len)) < 0)
 			rc = -1;
 	}
-	if (sf_may(SYS_close, fd))
-		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	sf_may_sys(SYS_close, fd, 0, 0, 0);
 	return rc;
 }
 

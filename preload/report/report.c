@@ -221,7 +221,8 @@ void sf_violation(const struct sf_call *c, int d, const struct sf_policy *p)
 	heard = sf_cfg.mode == SF_MODE_TRUSTED && sf_on_trusted_violation &&
 		sf_on_trusted_violation(c, d, p);
 	a = sf_call_action(p, c, d);
-	self = sf_may(SYS_gettid, 0) ? sf_sys(SYS_gettid, 0, 0, 0, 0, 0, 0) : 1;
+	if ((self = sf_may_sys(SYS_gettid, 0, 0, 0, 0)) < 0)
+		self = 1;
 	if (in_report == self)
 		return;
 	in_report = self;

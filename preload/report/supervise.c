@@ -43,8 +43,7 @@ void sf_tell_supervisor(const struct sf_call *c, const char *report, size_t rn)
 	if (!n || n >= sizeof sa.sun_path - 1 || !sf_may(SYS_socket, AF_UNIX))
 		return;
 	sf_memcpy(sa.sun_path + 1, name, n);
-	if (sf_may(SYS_prctl, PR_GET_NAME))
-		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
+	sf_may_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0);
 	sf_puts(&b, "kill ");
 	sf_puti(&b, c->nr);
 	sf_putc(&b, ' ');
@@ -60,8 +59,6 @@ void sf_tell_supervisor(const struct sf_call *c, const char *report, size_t rn)
 	fd = sf_sys(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, 0, 0, 0);
 	if (fd < 0)
 		return;
-	if (sf_may(SYS_sendmsg, fd))
-		sf_sys(SYS_sendmsg, fd, (long)&mh, MSG_DONTWAIT, 0, 0, 0);
-	if (sf_may(SYS_close, fd))
-		sf_sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	sf_may_sys(SYS_sendmsg, fd, (long)&mh, MSG_DONTWAIT, 0);
+	sf_may_sys(SYS_close, fd, 0, 0, 0);
 }

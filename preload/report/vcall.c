@@ -33,17 +33,18 @@ void sf_report_body(struct sf_buf *b, const struct sf_call *c, int d,
 		    const struct sf_policy *p, enum sf_report_form form)
 {
 	char comm[17] = "?";
-	long pid = sf_may(SYS_getpid, 0) ? sf_sys(SYS_getpid, 0, 0, 0, 0, 0, 0) : 0;
+	long pid = sf_may_sys(SYS_getpid, 0, 0, 0, 0);
 	struct sf_vcall v;
 	/* straight into b's room: the reporter may run on a small stack */
 	struct sf_out o = { b->p + b->len, b->cap > b->len ? b->cap - b->len : 0, 0 };
 
-	if (sf_may(SYS_prctl, PR_GET_NAME))
-		sf_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0, 0, 0);
+	sf_may_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0);
 	v.nr = c->nr;
 	sf_memcpy(v.a, c->a, sizeof v.a);
 	v.ip = c->ip;
 	v.comm = comm;
+	if (pid < 0) /* not ours to ask */
+		pid = 0;
 	v.pid = pid;
 	v.p = p;
 	v.decision = d;

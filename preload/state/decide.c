@@ -2,6 +2,7 @@
  * rewritten sites'), what a denied one gets (sf_call_action), and whether
  * the library may make a call itself under its own kernel filter
  * (sf_may_call). */
+#include <errno.h>
 #include <linux/prctl.h>
 #include <sys/syscall.h>
 
@@ -76,6 +77,13 @@ int sf_kernel_decision(const struct sf_policy *p, const struct sf_call *c)
 int sf_may_call(long nr, const uint64_t a[6])
 {
 	return !sf_kernel_filtered() || sf_decide(sf_kernel_policy(), (uint64_t)nr, a) == SF_ALLOW;
+}
+
+long sf_may_sys(long nr, long a0, long a1, long a2, long a3)
+{
+	const uint64_t a[6] = { (uint64_t)a0, (uint64_t)a1, (uint64_t)a2, (uint64_t)a3, 0, 0 };
+
+	return sf_may_call(nr, a) ? sf_sys(nr, a0, a1, a2, a3, 0, 0) : -EPERM;
 }
 
 int sf_may(long nr, long a0)

@@ -188,6 +188,10 @@ int sf_kernel_decision(const struct sf_policy *p, const struct sf_call *c);
  * sf_may judges the first argument alone (the others 0). */
 int sf_may_call(long nr, const uint64_t a[6]);
 int sf_may(long nr, long a0);
+/* A call of the library's own (a report's), made unless the kernel
+ * filter in force would deny it, which would kill: its result, or
+ * -EPERM when not made. */
+long sf_may_sys(long nr, long a0, long a1, long a2, long a3);
 
 /* policy.c: set from libc's vfork() until it returns in the parent
  * (interpose/wrap.c, vfork.S): the child shares the parent's memory, log
