@@ -48,6 +48,9 @@ struct sf_out;
 /* What Landlock lets a rule grant on a file that is not a directory. */
 #define SF_FS_ON_FILE (SF_FS_EXECUTE | SF_FS_WRITE_FILE | SF_FS_READ_FILE | SF_FS_TRUNCATE | \
 		       SF_FS_IOCTL_DEV)
+/* What an exec needs of the file it runs and of every interpreter the
+ * kernel opens for it (open_exec: FMODE_EXEC and FMODE_READ). */
+#define SF_FS_EXEC_NEED (SF_FS_EXECUTE | SF_FS_READ_FILE)
 #define SF_NET_BIND       (1ull << 0) /* ABI 4 */
 #define SF_NET_CONNECT    (1ull << 1) /* ABI 4 */
 

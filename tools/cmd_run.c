@@ -778,33 +778,37 @@ static int verify_interposed(struct run *r, int *status)
  * same right as well. */
 static void exec_denied_by_landlock(struct run *r)
 {
-	static const uint64_t rights[] = { SF_FS_EXECUTE, SF_FS_READ_FILE };
 	const struct sf_landlock *ll = r->policy->landlock;
 	char *files[8], real[PATH_MAX], first[PATH_MAX], more[4 * PATH_MAX];
 	char text[3 * PATH_MAX + 512], fix[5 * PATH_MAX + 64];
 	struct sf_ll_denial d = { "secfilter", r->pid, SYS_execve, NULL, first, 0, 0, 0, NULL, NULL };
 	const struct sf_ll_rule *rule;
+	uint64_t right;
 	size_t used = 0;
-	int n, i, k;
+	int n, i;
 
 	if (!ll)
 		return;
 	n = prog_exec_chain(r->path, files, 8);
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < 2 && realpath(files[i], real); k++) {
-			if (sf_ll_denier(ll, rights[k], real, strlen(real), 0, &rule) < 0)
-				continue;
-			if (!d.right) {
-				snprintf(first, sizeof first, "%s", real);
-				d.given = files[i];
-				d.at_len = strlen(first);
-				d.right = rights[k];
-				d.exec = i ? r->path : NULL;
-			} else if (rights[k] == d.right && used + strlen(real) + 2 < sizeof more) {
-				used += (size_t)snprintf(more + used, sizeof more - used, "%s%s",
-							 used ? " " : "", real);
-			}
-			break;
+		if (!realpath(files[i], real))
+			continue;
+		/* the first right of the exec's the layers deny here */
+		for (right = 1; right <= SF_FS_EXEC_NEED; right <<= 1)
+			if ((right & SF_FS_EXEC_NEED) &&
+			    sf_ll_denier(ll, right, real, strlen(real), 0, &rule) >= 0)
+				break;
+		if (right > SF_FS_EXEC_NEED)
+			continue;
+		if (!d.right) {
+			snprintf(first, sizeof first, "%s", real);
+			d.given = files[i];
+			d.at_len = strlen(first);
+			d.right = right;
+			d.exec = i ? r->path : NULL;
+		} else if (right == d.right && used + strlen(real) + 2 < sizeof more) {
+			used += (size_t)snprintf(more + used, sizeof more - used, "%s%s",
+						 used ? " " : "", real);
 		}
 	}
 	d.more = used ? more : NULL;

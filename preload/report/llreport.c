@@ -25,10 +25,6 @@ int sf_ll_watch SF_HOT;
 
 #define PATH_CAP 4096
 
-/* What an exec needs of the file it runs and of every interpreter the
- * kernel opens for it (open_exec: FMODE_EXEC and FMODE_READ). */
-#define EXEC_NEED (SF_FS_EXECUTE | SF_FS_READ_FILE)
-
 /* How a call names what it touches: the directory fd and path arguments
  * (dfd -1: relative to the cwd), and the right it needs there. */
 struct named {
@@ -51,8 +47,8 @@ static const struct named calls[] = {
 	{ SYS_symlink, -1, 1, SF_FS_MAKE_SYM },
 	{ SYS_symlinkat, 1, 2, SF_FS_MAKE_SYM },
 	{ SYS_truncate, -1, 0, SF_FS_TRUNCATE },
-	{ SYS_execve, -1, 0, EXEC_NEED },
-	{ SYS_execveat, 0, 1, EXEC_NEED },
+	{ SYS_execve, -1, 0, SF_FS_EXEC_NEED },
+	{ SYS_execveat, 0, 1, SF_FS_EXEC_NEED },
 	{ SYS_open, -1, 0, 0 },
 	{ SYS_openat, 0, 1, 0 },
 	{ SYS_unlinkat, 0, 1, 0 },
@@ -62,21 +58,11 @@ static const struct named calls[] = {
 #define IN_DIR (SF_FS_MAKE_REG | SF_FS_MAKE_DIR | SF_FS_MAKE_SYM | SF_FS_REMOVE_FILE | \
 		SF_FS_REMOVE_DIR)
 
-/* A call the library makes for a report, unless an inherited kernel
- * filter would deny it (trusted mode with LD_PRELOAD as well: the
- * policy's filter sees the library's calls too, and would kill). */
-static long own(long nr, long a0, long a1, long a2, long a3)
-{
-	const uint64_t a[6] = { (uint64_t)a0, (uint64_t)a1, (uint64_t)a2, (uint64_t)a3, 0, 0 };
-
-	return sf_may_call(nr, a) ? sf_sys(nr, a0, a1, a2, a3, 0, 0) : -EPERM;
-}
-
 static int exists(int dfd, const char *path)
 {
 	char st[256];
 
-	return own(SYS_newfstatat, dfd, (long)path, (long)st, 0) == 0;
+	return sf_may_sys(SYS_newfstatat, dfd, (long)path, (long)st, 0) == 0;
 }
 
 static uint64_t open_need(int dfd, const char *path, long flags)
@@ -128,7 +114,7 @@ static int absolute(int dfd, const char *path, char *out)
 
 	if (path[0] != '/') {
 		if (dfd == AT_FDCWD) {
-			if (own(SYS_getcwd, (long)out, PATH_CAP, 0, 0) < 0)
+			if (sf_may_sys(SYS_getcwd, (long)out, PATH_CAP, 0, 0) < 0)
 				return -1;
 		} else {
 			char link[32];
@@ -137,7 +123,7 @@ static int absolute(int dfd, const char *path, char *out)
 			sf_puts(&lb, "/proc/self/fd/");
 			sf_putu(&lb, (uint64_t)dfd);
 			sf_putc(&lb, '\0');
-			if ((n = own(SYS_readlink, (long)link, (long)out, PATH_CAP - 1, 0)) < 0)
+			if ((n = sf_may_sys(SYS_readlink, (long)link, (long)out, PATH_CAP - 1, 0)) < 0)
 				return -1;
 			out[n] = '\0';
 		}
@@ -194,13 +180,19 @@ static void give(struct area *a)
 #define SAID_MAX 64
 static uint64_t said[SAID_MAX];
 
+int sf_ll_said(uint64_t *set, unsigned n, const char *fix, size_t len)
+{
+	uint64_t h = sf_fnv1a(SF_FNV1A_BASIS, fix, len) | 1; /* never a free slot */
+
+	return sf_seen(set, n, h, (unsigned)(h % n));
+}
+
 /* Reported, the first of its kind only: in log mode the rest counted for
  * the summary (logsum.c). */
 static void emit(struct area *a, const struct sf_ll_denial *d, const struct sf_landlock *ll)
 {
 	struct sf_out o = { a->text, sizeof a->text, 0 };
 	struct sf_out f;
-	uint64_t h;
 
 	if (!sf_ll_report(&o, ll, d) || o.len >= o.cap)
 		return;
@@ -210,10 +202,8 @@ static void emit(struct area *a, const struct sf_ll_denial *d, const struct sf_l
 		if (sf_cfg.action == SF_ACT_LOG) {
 			if (!sf_logsum_landlock(d->nr, f.buf, f.len))
 				return;
-		} else {
-			h = sf_fnv1a(SF_FNV1A_BASIS, f.buf, f.len) | 1;
-			if (sf_seen(said, SAID_MAX, h, (unsigned)(h % SAID_MAX)))
-				return;
+		} else if (sf_ll_said(said, SAID_MAX, f.buf, f.len)) {
+			return;
 		}
 	}
 	sf_log_emit(a->text, o.len);
@@ -223,10 +213,10 @@ static void who(struct sf_ll_denial *d, char comm[17])
 {
 	comm[0] = '?';
 	comm[1] = '\0';
-	own(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0);
+	sf_may_sys(SYS_prctl, PR_GET_NAME, (long)comm, 0, 0);
 	comm[16] = '\0';
 	d->comm = comm;
-	d->pid = own(SYS_getpid, 0, 0, 0, 0);
+	d->pid = sf_may_sys(SYS_getpid, 0, 0, 0, 0);
 }
 
 /* abs, lexically absolute, made the path Landlock checks: symbolic links
@@ -249,7 +239,7 @@ static void resolve(char *abs, int dir, char *tmp)
 			return; /* in "/" */
 		abs[cut - 1] = '\0';
 	}
-	fd = own(SYS_openat, AT_FDCWD, (long)abs, O_PATH | O_CLOEXEC, 0);
+	fd = sf_may_sys(SYS_openat, AT_FDCWD, (long)abs, O_PATH | O_CLOEXEC, 0);
 	if (dir)
 		abs[cut - 1] = '/';
 	if (fd < 0)
@@ -257,8 +247,8 @@ static void resolve(char *abs, int dir, char *tmp)
 	sf_puts(&lb, "/proc/self/fd/");
 	sf_putu(&lb, (uint64_t)fd);
 	sf_putc(&lb, '\0');
-	k = own(SYS_readlink, (long)link, (long)tmp, PATH_CAP - 1, 0);
-	own(SYS_close, fd, 0, 0, 0);
+	k = sf_may_sys(SYS_readlink, (long)link, (long)tmp, PATH_CAP - 1, 0);
+	sf_may_sys(SYS_close, fd, 0, 0, 0);
 	if (k <= 0 || tmp[0] != '/' || (size_t)k + (dir ? n - cut + 1 : 0) >= PATH_CAP)
 		return;
 	if (dir) { /* the directory's real path, then the name */
@@ -328,7 +318,7 @@ static void report_exec(struct area *a, const struct sf_landlock *ll, long nr, i
 	long fd, n;
 
 	for (depth = 0; depth < 6; depth++) {
-		right = denied(a, ll, dfd, path, EXEC_NEED, d.right ? a->other : a->abs, &at);
+		right = denied(a, ll, dfd, path, SF_FS_EXEC_NEED, d.right ? a->other : a->abs, &at);
 		if (right && !d.right) {
 			/* the name as given, kept: a->interp is read again below */
 			size_t len = sf_strlen(path);
@@ -345,11 +335,11 @@ static void report_exec(struct area *a, const struct sf_landlock *ll, long nr, i
 			sf_puts(&more, a->other);
 		}
 		/* as the exec path opens it: a FIFO must not block the report */
-		fd = own(SYS_openat, dfd, (long)path,
+		fd = sf_may_sys(SYS_openat, dfd, (long)path,
 			 O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
 		if (fd < 0)
 			break;
-		n = own(SYS_pread64, fd, (long)a->head, sizeof a->head, 0);
+		n = sf_may_sys(SYS_pread64, fd, (long)a->head, sizeof a->head, 0);
 		name = NULL;
 		if (n >= 2 && a->head[0] == '#' && a->head[1] == '!') {
 			if (sf_script_line(a->head, n < SF_SCRIPT_HEAD ? n : SF_SCRIPT_HEAD,
@@ -360,7 +350,7 @@ static void report_exec(struct area *a, const struct sf_landlock *ll, long nr, i
 			if (sf_elf_interp(fd, a->head, n, a->interp, sizeof a->interp) > 0)
 				name = a->interp;
 		}
-		own(SYS_close, fd, 0, 0, 0);
+		sf_may_sys(SYS_close, fd, 0, 0, 0);
 		if (!name)
 			break;
 		if (!exec)
@@ -384,7 +374,7 @@ static void report_path(const struct sf_landlock *ll, long nr, int dfd, const ch
 
 	if (!a)
 		return;
-	if (need == EXEC_NEED) {
+	if (need == SF_FS_EXEC_NEED) {
 		report_exec(a, ll, nr, dfd, path);
 	} else {
 		struct sf_ll_denial d = { NULL, 0, nr, path, a->abs, 0, 0, 0, NULL, NULL };

@@ -85,6 +85,9 @@ void sf_tell_supervisor(const struct sf_call *c, const char *report, size_t n);
  * result).  Called only on an error return while sf_ll_watch is set (the
  * process entered layers of its own: entry/landlock.c). */
 extern int sf_ll_watch;
+/* Whether the add: line fix was said before, by its place in set (n
+ * slots, zeroed): each is reported once (sf_seen). */
+int sf_ll_said(uint64_t *set, unsigned n, const char *fix, size_t len);
 void sf_ll_result(long nr, long r, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		  uint64_t a4, uint64_t a5) __attribute__((cold));
 static inline __attribute__((always_inline)) long sf_ll_seen(long nr, long r, uint64_t a0,

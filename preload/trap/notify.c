@@ -79,7 +79,6 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "fnv.h"
 #include "llrecords.h"
 #include "notif.h"
 #include "notify.h"
@@ -1142,13 +1141,6 @@ static size_t ll_read_mem(void *ctx, long pid, uint64_t addr, void *buf, size_t 
 /* The add: lines reported, by hash: each once for the tree. */
 static uint64_t ll_said[LOGGED_MAX];
 
-static int ll_said_before(const char *fix, size_t n)
-{
-	uint64_t h = sf_fnv1a(SF_FNV1A_BASIS, fix, n) | 1;
-
-	return sf_seen(ll_said, LOGGED_MAX, h, (unsigned)(h % LOGGED_MAX));
-}
-
 static void ll_denied(void *ctx, struct sf_llrec_event *e)
 {
 	const struct sf_landlock *ll = listened->landlock;
@@ -1159,7 +1151,7 @@ static void ll_denied(void *ctx, struct sf_llrec_event *e)
 
 	(void)ctx;
 	sf_llrec_denial(e, &d, full);
-	if (!sf_ll_fix(&fo, ll, &d) || fo.len >= fo.cap || ll_said_before(fix, fo.len) ||
+	if (!sf_ll_fix(&fo, ll, &d) || fo.len >= fo.cap || sf_ll_said(ll_said, LOGGED_MAX, fix, fo.len) ||
 	    !may_write_own())
 		return;
 	if (sf_cfg.log == SF_LOG_STDERR &&
