@@ -46,14 +46,19 @@ static int copy(const char *from, const char *to)
 	return in < 0 || out < 0 || n < 0 ? -1 : 0;
 }
 
+static void exec_copy(int i, void *args)
+{
+	extern char **environ;
+
+	(void)i;
+	execve(((char **)args)[0], args, environ);
+}
+
 int main(int argc, char **argv)
 {
 	char prog[4096], copied[4096 + 16];
 	char *args[] = { copied, argv[1], NULL };
-	struct timespec t0, t;
 	pthread_t th;
-	extern char **environ;
-	int i;
 
 	(void)argc;
 	escape_path(prog, sizeof prog, "h_nolibc");
@@ -69,21 +74,7 @@ int main(int argc, char **argv)
 	target = copied;
 	if (pthread_create(&th, NULL, toggle, NULL) != 0)
 		return 2;
-	/* up to 400 execs or 4 s, until the marker is made */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < 400 && access(argv[1], F_OK) < 0; i++) {
-		pid_t pid = fork();
-
-		if (pid == 0) {
-			execve(copied, args, environ);
-			_exit(127);
-		}
-		if (pid > 0)
-			waitpid(pid, NULL, 0);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec >= 4)
-			break;
-	}
+	race_children(argv[1], 400, 4, exec_copy, args);
 	stop = 1;
 	pthread_join(th, NULL);
 	unlink(copied);

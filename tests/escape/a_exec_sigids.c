@@ -35,42 +35,33 @@ static void *poke(void *arg)
 	return NULL;
 }
 
+/* Child i: the handler armed, a thread to poke it after a spin of its
+ * own length (0 to about 100 us), and the exec. */
+static void exec_poked(int i, void *args)
+{
+	extern char **environ;
+	struct sigaction sa;
+	pthread_t th;
+
+	spin = (unsigned)(i * 7919u) % 200000u;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = apart;
+	sigaction(SIGUSR1, &sa, NULL);
+	tid_main = (pid_t)raw_syscall(SYS_gettid, 0, 0, 0, 0, 0, 0);
+	pthread_create(&th, NULL, poke, NULL);
+	execve(((char **)args)[0], args, environ);
+}
+
 int main(int argc, char **argv)
 {
 	char prog[4096];
 	char *args[] = { escape_path(prog, sizeof prog, "h_nolibc"), argv[1], NULL };
-	struct timespec t0, t;
-	extern char **environ;
-	int i;
 
 	(void)argc;
 	if (getuid() != 0) {
 		printf("not root: cannot set the effective gid apart\n");
 		return 77;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < 2000 && access(argv[1], F_OK) < 0; i++) {
-		pid_t pid;
-
-		spin = (unsigned)(i * 7919u) % 200000u; /* 0 to about 100 us */
-		pid = fork();
-		if (pid == 0) {
-			pthread_t th;
-			struct sigaction sa;
-
-			memset(&sa, 0, sizeof sa);
-			sa.sa_handler = apart;
-			sigaction(SIGUSR1, &sa, NULL);
-			tid_main = (pid_t)raw_syscall(SYS_gettid, 0, 0, 0, 0, 0, 0);
-			pthread_create(&th, NULL, poke, NULL);
-			execve(args[0], args, environ);
-			_exit(127);
-		}
-		if (pid > 0)
-			waitpid(pid, NULL, 0);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec >= 5)
-			break;
-	}
+	race_children(argv[1], 2000, 5, exec_poked, args);
 	return 0;
 }

@@ -78,6 +78,31 @@ static inline void wait_children(void)
 		;
 }
 
+/* A race: child(i, ctx) in a forked child, waited for, until the marker
+ * exists, for at most tries children or secs seconds. */
+static inline void race_children(const char *marker, int tries, int secs,
+				 void (*child)(int i, void *ctx), void *ctx)
+{
+	struct timespec t0, t;
+	int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < tries && access(marker, F_OK) < 0; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			child(i, ctx);
+			_exit(127);
+		}
+		if (pid > 0)
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec >= secs)
+			break;
+	}
+}
+
 /* A child started on a stack of its own (clone_run) makes the marker at
  * child_marker and sets child_done, for a thread's parent to wait on. */
 static const char *child_marker __attribute__((unused));
