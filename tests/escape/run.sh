@@ -15,6 +15,9 @@
 #     // env: VAR=VALUE ...                        (optional, for the attempt)
 #     // args: WORDS                               (optional, after the marker)
 #     // control: allowed | plain | none           (optional; allowed if absent)
+#     // lib: private                               (optional: a copy of the
+#                                                    library of its own, for an
+#                                                    attempt on the library's file)
 # stop: the marker must not exist; limit: what interposition cannot stop
 # (doc/security.md, "What the library cannot see or do"), shown, not required;
 # known: an escape that work in progress elsewhere removes (the header
@@ -71,8 +74,12 @@ start() {
 # attempt MODE POLICY DIR: runs the attempt in DIR, its marker DIR/marker;
 # sets status.
 attempt() {
-	local mode=$1 policy=$2 dir=$3
+	local mode=$1 policy=$2 dir=$3 LIB=$LIB
 	mkdir -p "$dir"
+	if [ "$privlib" = private ]; then
+		mkdir -p "$dir/lib" && cp -L "$LIB" "$dir/lib/libsecfilter.so" || { status=2; return; }
+		LIB=$dir/lib/libsecfilter.so
+	fi
 	# shellcheck disable=SC2086 # args is a word list
 	(cd "$dir" && start "$mode" "$policy" "$prog" "$dir/marker" $args \
 		>"$dir/out" 2>&1 </dev/null)
@@ -94,6 +101,7 @@ for src in "$here"/a_*.c; do
 	envs=$(header "$src" env)
 	args=$(header "$src" args)
 	control=$(header "$src" control)
+	privlib=$(header "$src" lib)
 	[ -n "$policy" ] || policy=$default_policy
 	[ -n "$control" ] || control=allowed
 	[ -x "$prog" ] || { echo "escape: $prog not built" >&2; bad=1; continue; }
