@@ -25,7 +25,8 @@
 # its fs. rules cost it.
 # Settings: ROUNDS (3), SRV_SECONDS (5: wrk's and pgbench's run),
 # SRV_REQUESTS (100000: redis-benchmark's -n), SERVERS (which), SRV_OUT
-# (where the policies and error lines go: $B/bench-servers).
+# (where the policies and error lines go: $B/bench-servers), SRV_PIN (the
+# server's and the client's CPUs: bench/servers.sh).
 set -u
 export LC_ALL=C.UTF-8
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -51,6 +52,11 @@ trap 'exit 143' TERM
 echo "$(date -u +%Y-%m-%d) on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "load of each run: wrk -t2 -c32 -d${SRV_SECONDS}s; redis-benchmark -c 32 -n $SRV_REQUESTS -t set,get;" \
 	"pgbench -S -c 4 -j 2 -T $SRV_SECONDS; $ROUNDS rounds"
+if [ -n "$SRV_PIN" ]; then
+	echo "the server on CPU ${SRV_PIN% *}, its client on CPU ${SRV_PIN#* } (SRV_PIN)"
+else
+	echo "server and client on any CPU (SRV_PIN empty)"
+fi
 echo "policies and the error lines of every run: $OUT"
 
 # run NAME MODE: one run in MODE (plain, learn, probe, interpose,

@@ -20,8 +20,23 @@
 # each of SET and GET) size the load.  As root, postgres runs as the
 # postgres user (it refuses root), the prefix too: `setpriv ... --
 # secfilter run ... -- postgres`, so the filtered process is the server.
+#
+# SRV_PIN="S C" runs the server (every process of it) on CPU S and the
+# client on CPU C (taskset), so that neither takes the other's CPU and a
+# filter's cost in the server is a cost in its throughput, not a share of
+# a CPU the client left idle; by default CPUs 0 and 1 where there are two
+# or more, SRV_PIN= to leave them to the scheduler.
 SRV_SECONDS=${SRV_SECONDS:-5}
 SRV_REQUESTS=${SRV_REQUESTS:-100000}
+if [ -z "${SRV_PIN+set}" ]; then
+	SRV_PIN=
+	[ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null && SRV_PIN="0 1"
+fi
+SRV_ON=() SRV_CLIENT_ON=()
+if [ -n "$SRV_PIN" ]; then
+	read -r srv_cpu client_cpu <<<"$SRV_PIN"
+	SRV_ON=(taskset -c "$srv_cpu") SRV_CLIENT_ON=(taskset -c "$client_cpu")
+fi
 SRV_PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 
 srv_missing() {
@@ -117,7 +132,7 @@ srv_start() {
 	# postgres's stderr is its log: appended to
 	[ "$SRV_NAME" = postgres ] || : >"$SRV_DIR/run.err"
 	(
-		setsid "${SRV_AS[@]}" "$@" "${SRV_CMD[@]}" >"$SRV_DIR/run.out" 2>>"$SRV_DIR/run.err" </dev/null &
+		setsid "${SRV_ON[@]}" "${SRV_AS[@]}" "$@" "${SRV_CMD[@]}" >"$SRV_DIR/run.out" 2>>"$SRV_DIR/run.err" </dev/null &
 		echo $! >"$SRV_DIR/starter.pid"
 		wait $!
 		echo $? >"$SRV_DIR/status"
@@ -156,20 +171,20 @@ srv_load() {
 	local out=$SRV_DIR/client.out
 	case $SRV_NAME in
 	nginx)
-		timeout $((SRV_SECONDS + 30)) wrk -t2 -c32 -d"${SRV_SECONDS}s" "http://127.0.0.1:$SRV_PORT/" >"$out" 2>&1
+		"${SRV_CLIENT_ON[@]}" timeout $((SRV_SECONDS + 30)) wrk -t2 -c32 -d"${SRV_SECONDS}s" "http://127.0.0.1:$SRV_PORT/" >"$out" 2>&1
 		grep -E 'Socket errors|Non-2xx' "$out" >>"$SRV_DIR/client.err"
 		awk '/^Requests\/sec:/ { print $2 }' "$out"
 		;;
 	redis)
 		# the rate of the two together: requests over their total time
-		timeout $((SRV_REQUESTS / 1000 + 60)) redis-benchmark -h 127.0.0.1 -p "$SRV_PORT" -c 32 \
+		"${SRV_CLIENT_ON[@]}" timeout $((SRV_REQUESTS / 1000 + 60)) redis-benchmark -h 127.0.0.1 -p "$SRV_PORT" -c 32 \
 			-n "$SRV_REQUESTS" -t set,get --csv >"$out" 2>&1
 		grep -Ei 'error|refused' "$out" >>"$SRV_DIR/client.err"
 		awk -F'"' '$2 == "SET" || $2 == "GET" { n++; t += 1 / $4 }
 			END { if (n == 2) printf "%.1f\n", n / t }' "$out"
 		;;
 	postgres)
-		timeout $((SRV_SECONDS + 30)) pgbench -n -S -T "$SRV_SECONDS" -c 4 -j 2 -h 127.0.0.1 \
+		"${SRV_CLIENT_ON[@]}" timeout $((SRV_SECONDS + 30)) pgbench -n -S -T "$SRV_SECONDS" -c 4 -j 2 -h 127.0.0.1 \
 			-p "$SRV_PORT" -U postgres postgres >"$out" 2>&1
 		grep -E '^pgbench: error|failed transactions: [1-9]' "$out" >>"$SRV_DIR/client.err"
 		awk '/^tps = / { print $3; exit }' "$out"
