@@ -53,7 +53,7 @@ echo "$(date -u +%Y-%m-%d) on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /p
 echo "load of each run: wrk -t2 -c32 -d${SRV_SECONDS}s; redis-benchmark -c 32 -n $SRV_REQUESTS -t set,get;" \
 	"pgbench -S -c 4 -j 2 -T $SRV_SECONDS; $ROUNDS rounds"
 if [ -n "$SRV_PIN" ]; then
-	echo "the server on CPU ${SRV_PIN% *}, its client on CPU ${SRV_PIN#* } (SRV_PIN)"
+	echo "the server on CPU $SRV_CPU, its client on CPU ${SRV_CLIENT_CPU:-any} (SRV_PIN)"
 else
 	echo "server and client on any CPU (SRV_PIN empty)"
 fi

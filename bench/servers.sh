@@ -25,7 +25,8 @@
 # client on CPU C (taskset), so that neither takes the other's CPU and a
 # filter's cost in the server is a cost in its throughput, not a share of
 # a CPU the client left idle; by default CPUs 0 and 1 where there are two
-# or more, SRV_PIN= to leave them to the scheduler.
+# or more, SRV_PIN= to leave them to the scheduler.  The server's CPU and
+# the client's: SRV_CPU and SRV_CLIENT_CPU.
 SRV_SECONDS=${SRV_SECONDS:-5}
 SRV_REQUESTS=${SRV_REQUESTS:-100000}
 if [ -z "${SRV_PIN+set}" ]; then
@@ -34,8 +35,10 @@ if [ -z "${SRV_PIN+set}" ]; then
 fi
 SRV_ON=() SRV_CLIENT_ON=()
 if [ -n "$SRV_PIN" ]; then
-	read -r srv_cpu client_cpu <<<"$SRV_PIN"
-	SRV_ON=(taskset -c "$srv_cpu") SRV_CLIENT_ON=(taskset -c "$client_cpu")
+	read -r SRV_CPU SRV_CLIENT_CPU <<<"$SRV_PIN"
+	SRV_ON=(taskset -c "$SRV_CPU")
+	# one CPU named: the server's; the client goes where the scheduler puts it
+	[ -n "$SRV_CLIENT_CPU" ] && SRV_CLIENT_ON=(taskset -c "$SRV_CLIENT_CPU")
 fi
 SRV_PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 
